@@ -1,0 +1,31 @@
+// createApp(deps) -> Elysia: every route file composed; used by main.ts and every HTTP test.
+import { Elysia } from 'elysia'
+import type { Deps } from './deps.ts'
+import { requestContext } from './http/context.ts'
+import { infoRoutes } from './http/routes/info.ts'
+import { authRoutes } from './http/routes/auth.ts'
+import { settingsRoutes } from './http/routes/settings.ts'
+import { jobRoutes } from './http/routes/jobs.ts'
+import { archivesRoutes } from './http/routes/archives.ts'
+import { searchRoutes } from './http/routes/search.ts'
+import { categoriesRoutes } from './http/routes/categories.ts'
+import { tankoubonsRoutes } from './http/routes/tankoubons.ts'
+import { bookmarksRoutes } from './http/routes/bookmarks.ts'
+import { databaseRoutes } from './http/routes/database.ts'
+
+export function createApp(deps: Deps) {
+  return new Elysia()
+    .use(requestContext(deps))
+    .use(infoRoutes(deps))
+    .use(authRoutes(deps))
+    .use(settingsRoutes(deps))
+    .use(jobRoutes(deps))
+    .use(archivesRoutes(deps))
+    .use(searchRoutes(deps))
+    .use(categoriesRoutes(deps))
+    .use(tankoubonsRoutes(deps))
+    .use(bookmarksRoutes(deps))
+    .use(databaseRoutes(deps))
+}
+
+export type App = ReturnType<typeof createApp>

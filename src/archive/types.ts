@@ -1,0 +1,28 @@
+// What the rest of the server needs from archive files and images (implemented in src/archive/).
+export type ArchiveFormat = 'zip' | 'tar' | 'rar' | '7z' | 'tar.gz' | 'tar.bz2' | 'tar.xz'
+
+export type ArchiveReader = {
+  /**
+   * Image entries (jpg, jpeg, png, gif, webp, avif, bmp, jxl) in natural order. Throws
+   * AppError 'unprocessable' when the file is not a readable archive (corrupt, encrypted,
+   * a bomb past the limits, unsafe entry names only), with the reason as message.
+   */
+  listPages(absPath: string): Promise<string[]>
+  /** Bytes of one page; AppError 'bad_request' when entryName is not a page of the archive. */
+  readPage(absPath: string, entryName: string): Promise<Uint8Array>
+  /** Drops cached directories / extracted pages of a file that changed or went away. */
+  forget(absPath: string): void
+  close(): Promise<void>
+}
+
+export type Thumbnailer = {
+  /** Resizes an image to `height` px tall (default 500) and writes it atomically to outPath. */
+  thumbnail(
+    input: Uint8Array,
+    outPath: string,
+    options: { format: 'webp' | 'jpeg'; height?: number },
+  ): Promise<void>
+  /** Natural pixel size read from the image header. */
+  dimensions(input: Uint8Array): Promise<{ width: number; height: number }>
+  close(): Promise<void>
+}

@@ -1,0 +1,67 @@
+// Builds Deps from a Config, starts background machinery and the HTTP server; stops it all again.
+import { mkdirSync } from 'node:fs'
+import type { Config } from './config.ts'
+import type { Deps } from './deps.ts'
+import { openDb } from './db/client.ts'
+import { openSettings } from './domain/settings.ts'
+import { createJobQueue } from './jobs/queue.ts'
+import { createLocks } from './domain/locks.ts'
+import { ensureAdminPassword } from './domain/auth/password.ts'
+import { loadSigningKey } from './domain/auth/signing-key.ts'
+import { createSearchIndex } from './search/index.ts'
+import { createArchiveReader } from './archive/reader.ts'
+import { createThumbnailer } from './workers/thumbnailer.ts'
+import { registerJobKinds } from './jobs/kinds/index.ts'
+import { createApp } from './app.ts'
+import { startCatalog, type Catalog } from './domain/archives/catalog.ts'
+
+export type Server = {
+  deps: Deps
+  url: string
+  port: number
+  catalog: Catalog
+  stop(): Promise<void>
+}
+
+export async function startServer(
+  config: Config,
+  options: { announce?: (line: string) => void } = {},
+): Promise<Server> {
+  for (const dir of [config.dataDir, config.contentDir, config.thumbsDir, config.tempDir, config.pluginsDir])
+    mkdirSync(dir, { recursive: true })
+  const db = openDb(config.dbPath)
+  const settings = openSettings(db)
+  await ensureAdminPassword(settings, config.password, options.announce)
+  const deps: Deps = {
+    config,
+    db,
+    settings,
+    jobs: createJobQueue(db),
+    search: createSearchIndex(db, settings),
+    reader: createArchiveReader({ tempDir: config.tempDir }),
+    thumbnailer: createThumbnailer(),
+    locks: createLocks(),
+    sessionKeys: { signingKey: loadSigningKey(settings) },
+    startedAt: Date.now(),
+  }
+  registerJobKinds(deps)
+  deps.jobs.recover()
+  const app = createApp(deps).listen({ port: config.port, hostname: config.host })
+  const port = app.server!.port!
+  const catalog = startCatalog(deps)
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
+  return {
+    deps,
+    url: `http://${host}:${port}`,
+    port,
+    catalog,
+    async stop() {
+      catalog.stop()
+      await app.stop(true)
+      await deps.jobs.stop()
+      await deps.reader.close()
+      await deps.thumbnailer.close()
+      db.$client.close()
+    },
+  }
+}

@@ -1,0 +1,85 @@
+// Queries of the catalog tables (archives, archive_pages). Hot lookups are prepared once per db.
+import { eq, inArray, sql } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import { archives, archivePages } from '../schema/archives.ts'
+
+export type ArchiveRow = typeof archives.$inferSelect
+export type NewArchiveRow = typeof archives.$inferInsert
+
+const prepared = new WeakMap<Db, ReturnType<typeof prepare>>()
+
+function prepare(db: Db) {
+  return {
+    byId: db.select().from(archives).where(eq(archives.id, sql.placeholder('id'))).prepare(),
+    byPath: db.select().from(archives).where(eq(archives.path, sql.placeholder('path'))).prepare(),
+    pages: db
+      .select({ pages: archivePages.pages })
+      .from(archivePages)
+      .where(eq(archivePages.archiveId, sql.placeholder('id')))
+      .prepare(),
+  }
+}
+
+function q(db: Db) {
+  let p = prepared.get(db)
+  if (!p) prepared.set(db, (p = prepare(db)))
+  return p
+}
+
+export function findArchive(db: Db, id: string): ArchiveRow | undefined {
+  return q(db).byId.get({ id })
+}
+
+export function findArchiveByPath(db: Db, path: string): ArchiveRow | undefined {
+  return q(db).byPath.get({ path })
+}
+
+export function findArchives(db: Db, ids: string[]): ArchiveRow[] {
+  if (ids.length === 0) return []
+  return db.select().from(archives).where(inArray(archives.id, ids)).all()
+}
+
+export function listArchives(db: Db): ArchiveRow[] {
+  return db.select().from(archives).where(eq(archives.unlinked, false)).all()
+}
+
+/** Path, size and mtime of every row: what a rescan needs to skip unchanged files. */
+export function listArchiveFileStamps(db: Db): { id: string; path: string; size: number; mtimeMs: number }[] {
+  return db
+    .select({ id: archives.id, path: archives.path, size: archives.size, mtimeMs: archives.mtimeMs })
+    .from(archives)
+    .all()
+}
+
+export function insertArchive(db: Db, row: NewArchiveRow, pages: string[]): ArchiveRow {
+  const inserted = db.insert(archives).values(row).returning().get()
+  db.insert(archivePages)
+    .values({ archiveId: row.id, pages: JSON.stringify(pages) })
+    .onConflictDoUpdate({ target: archivePages.archiveId, set: { pages: JSON.stringify(pages) } })
+    .run()
+  return inserted
+}
+
+export function updateArchive(db: Db, id: string, patch: Partial<Omit<NewArchiveRow, 'id'>>): ArchiveRow | undefined {
+  return db.update(archives).set(patch).where(eq(archives.id, id)).returning().get()
+}
+
+export function setArchivePages(db: Db, id: string, pages: string[]): void {
+  db.insert(archivePages)
+    .values({ archiveId: id, pages: JSON.stringify(pages) })
+    .onConflictDoUpdate({ target: archivePages.archiveId, set: { pages: JSON.stringify(pages) } })
+    .run()
+}
+
+export function readArchivePages(db: Db, id: string): string[] | undefined {
+  const row = q(db).pages.get({ id })
+  return row ? (JSON.parse(row.pages) as string[]) : undefined
+}
+
+export function deleteArchiveRow(db: Db, id: string): boolean {
+  return db.delete(archives).where(eq(archives.id, id)).run().changes > 0
+}
+
+export function countArchives(db: Db): number {
+  return db.select({ n: sql<number>`count(*)` }).from(archives).where(eq(archives.unlinked, false)).get()!.n
+}

@@ -1,0 +1,6 @@
+// All tables, for drizzle's typed client and drizzle-kit.
+export * from './archives.ts'
+export * from './jobs.ts'
+export * from './settings.ts'
+export * from './auth.ts'
+export * from './collections.ts'

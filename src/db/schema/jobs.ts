@@ -1,0 +1,27 @@
+// Background jobs: the JobStatus of the spec, persisted so clients can poll after restarts.
+import { sqliteTable, text, integer, real, index } from 'drizzle-orm/sqlite-core'
+
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    state: text('state', { enum: ['queued', 'active', 'finished', 'failed'] }).notNull(),
+    progress: real('progress').notNull().default(0),
+    args: text('args').notNull().default('{}'),
+    result: text('result'),
+    resultTruncated: integer('result_truncated', { mode: 'boolean' }).notNull().default(false),
+    error: text('error'),
+    notes: text('notes').notNull().default('{}'),
+    uniqueKey: text('unique_key'),
+    priority: integer('priority').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    startedAt: integer('started_at'),
+    finishedAt: integer('finished_at'),
+    downloadedBytes: integer('downloaded_bytes'),
+    totalBytes: integer('total_bytes'),
+    rateLimitBytesPerSec: integer('rate_limit_bytes_per_sec'),
+    rateLimitMatchedPattern: text('rate_limit_matched_pattern'),
+  },
+  (t) => [index('jobs_state').on(t.state), index('jobs_unique_key').on(t.uniqueKey)],
+)

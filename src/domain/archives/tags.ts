@@ -1,0 +1,35 @@
+// Tag strings: comma-separated, each possibly namespace:value. One canonical form is stored.
+export function splitTags(tags: string): string[] {
+  const seen = new Set<string>()
+  const out: string[] = []
+  for (const raw of tags.split(',')) {
+    const tag = raw.trim().replace(/\s+/g, ' ')
+    if (!tag) continue
+    const key = tag.toLowerCase()
+    if (seen.has(key)) continue
+    seen.add(key)
+    out.push(tag)
+  }
+  return out
+}
+
+export function joinTags(tags: string[]): string {
+  return tags.join(', ')
+}
+
+export function normalizeTags(tags: string): string {
+  return joinTags(splitTags(tags))
+}
+
+/** Namespace of a tag ('artist' of 'artist:foo'), or '' for a plain tag. */
+export function tagNamespace(tag: string): string {
+  const colon = tag.indexOf(':')
+  return colon > 0 ? tag.slice(0, colon).trim().toLowerCase() : ''
+}
+
+/** Value of the last tag in a namespace, e.g. date_added. */
+export function lastTagValue(tags: string, namespace: string): string | undefined {
+  let found: string | undefined
+  for (const tag of splitTags(tags)) if (tagNamespace(tag) === namespace) found = tag.slice(tag.indexOf(':') + 1).trim()
+  return found
+}

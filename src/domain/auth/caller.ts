@@ -1,0 +1,58 @@
+// Who is calling, as resolved from cookies or the Authorization header, and what they may do.
+import type { Access } from '../../http/policy.ts'
+import type { Settings } from '../settings.ts'
+import { fail } from '../../errors.ts'
+
+export type Caller =
+  | { kind: 'anonymous' }
+  /** A browser session (or any caller while password protection is disabled). */
+  | { kind: 'session'; familyId: string | null }
+  | { kind: 'token'; tokenId: string; role: 'admin' | 'guest' }
+
+export const ANONYMOUS: Caller = { kind: 'anonymous' }
+
+export const isAdmin = (c: Caller): boolean =>
+  c.kind === 'session' || (c.kind === 'token' && c.role === 'admin')
+
+/**
+ * Throws 401 (no credentials) or 403 (wrong kind of credentials) when the caller may not use a
+ * route of this access level. Returns whether the caller is limited to the guest-visitor scope.
+ */
+export function checkAccess(
+  access: Access,
+  caller: Caller,
+  settings: Pick<Settings, 'nofun_mode' | 'guest_mode' | 'authenticated_progress'>,
+): { guestScoped: boolean } {
+  const open = { guestScoped: false }
+  switch (access) {
+    case 'open':
+      return open
+    case 'session':
+      if (caller.kind === 'session') return open
+      if (caller.kind === 'token') throw fail.forbidden('This endpoint needs a browser session.')
+      throw fail.unauthorized('This endpoint needs a logged-in session.')
+    case 'admin':
+      if (isAdmin(caller)) return open
+      if (caller.kind === 'token') throw fail.forbidden('This token is read-only.')
+      throw fail.unauthorized('This endpoint needs an admin token or a logged-in session.')
+    case 'progress':
+      if (settings.authenticated_progress) {
+        if (isAdmin(caller)) return open
+        if (caller.kind === 'token') throw fail.forbidden('This token is read-only.')
+        throw fail.unauthorized('Progress tracking needs authentication on this instance.')
+      }
+      return anyAccess(caller, settings)
+    case 'any':
+      return anyAccess(caller, settings)
+  }
+}
+
+function anyAccess(
+  caller: Caller,
+  settings: Pick<Settings, 'nofun_mode' | 'guest_mode'>,
+): { guestScoped: boolean } {
+  if (caller.kind !== 'anonymous') return { guestScoped: false }
+  if (settings.guest_mode) return { guestScoped: true }
+  if (!settings.nofun_mode) return { guestScoped: false }
+  throw fail.unauthorized('This endpoint needs credentials.')
+}

@@ -1,0 +1,41 @@
+// The one error type of the server: domain code throws AppError with a code, http renders it as Env.
+export const STATUS_OF = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unsupported: 415,
+  checksum_mismatch: 417,
+  unprocessable: 422,
+  locked: 423,
+  too_many_requests: 429,
+  internal: 500,
+} as const
+
+export type ErrorCode = keyof typeof STATUS_OF
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra?: Record<string, unknown>,
+    options?: ErrorOptions,
+  ) {
+    super(message, options)
+  }
+
+  get status(): number {
+    return STATUS_OF[this.code]
+  }
+}
+
+type Thrower = (message: string, extra?: Record<string, unknown>) => AppError
+
+/** `throw fail.locked('archive is locked')` reads as a sentence at the call site. */
+export const fail = Object.fromEntries(
+  (Object.keys(STATUS_OF) as ErrorCode[]).map((code) => [
+    code,
+    (message: string, extra?: Record<string, unknown>) => new AppError(code, message, extra),
+  ]),
+) as Record<ErrorCode, Thrower>

@@ -1,0 +1,41 @@
+// The request context every route file uses: looks the route up in the policy table, resolves and
+// checks the caller, and fills `operation` into success envelopes. Failures render as Env.
+import { Elysia } from 'elysia'
+import type { Deps } from '../deps.ts'
+import { checkAccess, type Caller } from '../domain/auth/caller.ts'
+import { fail } from '../errors.ts'
+import { resolveCaller } from './auth.ts'
+import { renderError } from './envelope.ts'
+import { policyOf } from './policy.ts'
+
+export type RequestContext = { caller: Caller; op: string; guestScoped: boolean; ip: string | null }
+
+export function requestContext(deps: Deps) {
+  return new Elysia({ name: 'request-context', seed: deps })
+    .derive({ as: 'global' }, async ({ request, route, server }): Promise<RequestContext> => {
+      const policy = policyOf(request.method, route)
+      if (!policy) throw fail.internal(`route ${request.method} ${route} has no access policy`)
+      const ip = server?.requestIP(request)?.address ?? null
+      const caller = await resolveCaller(deps, request, ip)
+      const { guestScoped } = checkAccess(policy.access, caller, deps.settings.all())
+      return { caller, op: policy.op, guestScoped, ip }
+    })
+    .onAfterHandle({ as: 'global' }, ({ response, request, route }) => {
+      if (isPlainEnvelope(response) && !('operation' in response)) {
+        return { operation: policyOf(request.method, route)?.op ?? '', ...response }
+      }
+    })
+    .onError({ as: 'global' }, ({ code, error, request, route }) => {
+      const op = route ? (policyOf(request.method, route)?.op ?? '') : ''
+      return renderError(op, code, error)
+    })
+}
+
+function isPlainEnvelope(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.getPrototypeOf(value) === Object.prototype &&
+    'success' in value
+  )
+}

@@ -1,0 +1,68 @@
+// The one policy table: every route's operation name and access level (the spec's Access column).
+// The request context looks routes up here; a route missing from the table fails closed (500),
+// and test/http/policy.test.ts fails when a registered route has no entry.
+/**
+ * open: no credentials. any: the spec's dash (credentials when nofun_mode is on, guest scope).
+ * admin: session or admin token. session: browser session only.
+ * progress: like any, but needs a session or admin token when authenticated_progress is on.
+ */
+export type Access = 'open' | 'admin' | 'session' | 'any' | 'progress'
+export type RoutePolicy = { op: string; access: Access }
+
+/** Keyed by `METHOD /path/:param` exactly as Elysia registers the route. */
+export const POLICY: Record<string, RoutePolicy> = {
+  // info and server
+  'GET /api/info': { op: 'server_info', access: 'open' },
+  'DELETE /api/tempfolder': { op: 'clean_tempfolder', access: 'admin' },
+  'POST /api/regen_thumbs': { op: 'regen_thumbnails', access: 'admin' },
+  'POST /api/shinobu/rescan': { op: 'rescan', access: 'admin' },
+  'GET /api/shinobu': { op: 'shinobu_status', access: 'any' },
+
+  // login and session (minimal set; completed by the auth step)
+  'POST /api/login': { op: 'login', access: 'open' },
+  'GET /api/login/status': { op: 'login_status', access: 'open' },
+
+  // jobs
+  'GET /api/jobqueue/:id': { op: 'job_status', access: 'any' },
+  'GET /api/minion/:id': { op: 'job_status', access: 'any' },
+  'GET /api/jobs': { op: 'list_jobs', access: 'any' },
+  'DELETE /api/jobs/:id': { op: 'clear_job', access: 'admin' },
+  'DELETE /api/jobs': { op: 'clear_jobs', access: 'admin' },
+
+  // archives
+  'GET /api/archives': { op: 'list_archives', access: 'any' },
+  'DELETE /api/archives': { op: 'delete_archives', access: 'session' },
+  'GET /api/archives/untagged': { op: 'untagged_archives', access: 'any' },
+  'PUT /api/archives/upload': { op: 'upload_archive', access: 'admin' },
+  'DELETE /api/archives/:id': { op: 'delete_archive', access: 'admin' },
+  'GET /api/archives/:id/categories': { op: 'find_arc_categories', access: 'any' },
+  'GET /api/archives/:id/tankoubons': { op: 'find_arc_tankoubons', access: 'any' },
+  'GET /api/archives/:id/download': { op: 'download_archive', access: 'any' },
+  'GET /api/archives/:id/files': { op: 'get_file_list', access: 'any' },
+  'POST /api/archives/:id/files/thumbnails': { op: 'generate_page_thumbnails', access: 'admin' },
+  'PUT /api/archives/:id/isnew': { op: 'set_new_flag', access: 'admin' },
+  'DELETE /api/archives/:id/isnew': { op: 'clear_new_flag', access: 'admin' },
+  'GET /api/archives/:id/metadata': { op: 'get_metadata', access: 'any' },
+  'PUT /api/archives/:id/metadata': { op: 'update_metadata', access: 'admin' },
+  'GET /api/archives/:id/page': { op: 'serve_page', access: 'any' },
+  'GET /api/archives/:id/page-dimensions': { op: 'page_dimensions', access: 'any' },
+  'DELETE /api/archives/:id/patch': { op: 'delete_patch', access: 'admin' },
+  'PUT /api/archives/:id/progress/:page': { op: 'update_progress', access: 'progress' },
+  'PUT /api/archives/:id/rename': { op: 'rename_archive', access: 'admin' },
+  'GET /api/archives/:id/thumbnail': { op: 'serve_thumbnail', access: 'any' },
+  'PUT /api/archives/:id/thumbnail': { op: 'update_thumbnail', access: 'admin' },
+  'PUT /api/archives/:id/toc': { op: 'add_toc_entry', access: 'admin' },
+  'DELETE /api/archives/:id/toc': { op: 'remove_toc_entry', access: 'admin' },
+  'DELETE /api/database/isnew': { op: 'clear_new_all', access: 'admin' },
+  'POST /api/database/clean': { op: 'clean_database', access: 'admin' },
+
+  // --- search (issue 3) ---
+
+  // --- auth, tokens, sessions, settings (issue 4) ---
+
+  // --- categories, tankoubons, bookmarks (issue 5) ---
+}
+
+export function policyOf(method: string, route: string): RoutePolicy | undefined {
+  return POLICY[`${method} ${route}`]
+}

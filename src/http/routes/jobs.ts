@@ -1,0 +1,45 @@
+// Background job status: lookup, listing and clearing.
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../deps.ts'
+import { requestContext } from '../context.ts'
+import { fail } from '../../errors.ts'
+import { ok } from '../envelope.ts'
+import { toWireJob, toWireJobDetail } from '../models/jobs.ts'
+
+const JobParams = t.Object({ id: t.String() })
+
+function parseJobId(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) throw fail.bad_request(`Invalid job id: ${raw.slice(0, 32)}`)
+  return Number(raw)
+}
+
+function jobDetail(deps: Deps, raw: string) {
+  const row = deps.jobs.get(parseJobId(raw))
+  if (!row) throw fail.not_found(`No job with id ${raw}.`)
+  return toWireJobDetail(row)
+}
+
+export const jobRoutes = (deps: Deps) =>
+  new Elysia({ name: 'routes.jobs' })
+    .use(requestContext(deps))
+    .get('/api/jobqueue/:id', ({ params }) => jobDetail(deps, params.id), { params: JobParams })
+    .get('/api/minion/:id', ({ params }) => jobDetail(deps, params.id), { params: JobParams })
+    .get('/api/jobs', () => ({ jobs: deps.jobs.list().map(toWireJob) }))
+    .delete(
+      '/api/jobs/:id',
+      ({ params }) => {
+        deps.jobs.clear(parseJobId(params.id))
+        return ok({ id: params.id })
+      },
+      { params: JobParams },
+    )
+    .delete(
+      '/api/jobs',
+      ({ query }) => {
+        const state = query.state ?? 'finished'
+        if (state !== 'finished' && state !== 'failed')
+          throw fail.bad_request('state must be finished or failed')
+        return ok({ deleted: deps.jobs.clearInState(state) })
+      },
+      { query: t.Object({ state: t.Optional(t.String()) }) },
+    )

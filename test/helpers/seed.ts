@@ -1,0 +1,55 @@
+// Seeds catalog rows through the real repos and the live search index (no archive file needed).
+// For tests that need real files, write them with test/helpers/fixtures.ts and let the scan find them.
+import { randomBytes } from 'node:crypto'
+import type { Deps } from '../../src/deps.ts'
+import { insertArchive, type ArchiveRow } from '../../src/db/repos/archives.repo.ts'
+import { normalizeTags } from '../../src/domain/archives/tags.ts'
+
+export type SeedArchive = {
+  id?: string
+  title?: string
+  tags?: string
+  summary?: string
+  /** Page entry names; default p001.jpg.. for `pagecount` pages (default 10). */
+  pages?: string[]
+  pagecount?: number
+  progress?: number
+  isnew?: boolean
+  lastreadtime?: number
+  size?: number
+  extension?: string
+}
+
+export function randomArchiveId(): string {
+  return randomBytes(20).toString('hex')
+}
+
+export function seedArchive(deps: Pick<Deps, 'db' | 'search'>, seed: SeedArchive = {}): ArchiveRow {
+  const id = seed.id ?? randomArchiveId()
+  const count = seed.pages?.length ?? seed.pagecount ?? 10
+  const pages =
+    seed.pages ?? Array.from({ length: count }, (_, i) => `p${String(i + 1).padStart(3, '0')}.jpg`)
+  const title = seed.title ?? `Archive ${id.slice(0, 6)}`
+  const row = insertArchive(
+    deps.db,
+    {
+      id,
+      path: `seeded/${id}.zip`,
+      filename: title,
+      extension: seed.extension ?? 'zip',
+      title,
+      tags: normalizeTags(seed.tags ?? ''),
+      summary: seed.summary ?? '',
+      isnew: seed.isnew ?? true,
+      progress: seed.progress ?? 0,
+      pagecount: pages.length,
+      lastreadtime: seed.lastreadtime ?? 0,
+      size: seed.size ?? 1000,
+      mtimeMs: 0,
+      createdAt: Math.floor(Date.now() / 1000),
+    },
+    pages,
+  )
+  deps.search.upsertArchive(row)
+  return row
+}

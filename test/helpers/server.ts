@@ -1,0 +1,74 @@
+// startTestServer(): a real server on port 0 with a fresh temp data and content folder.
+// `await using app = await startTestServer()` stops it and removes the folders afterwards.
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadConfig, type Config } from '../../src/config.ts'
+import { startServer, type Server } from '../../src/boot.ts'
+import { setLogLevel } from '../../src/log.ts'
+
+export const TEST_PASSWORD = 'test-password'
+
+export type TestServer = Server & {
+  root: string
+  contentDir: string
+  /** fetch relative to the server, JSON bodies encoded for you. */
+  req(path: string, init?: RequestInit & { json?: unknown; cookie?: string; token?: string }): Promise<Response>
+  /** A session cookie header value for the admin password. */
+  login(): Promise<string>
+  /** Waits for the initial scan (and any rescan in flight) to finish. */
+  idle(): Promise<void>
+  [Symbol.asyncDispose](): Promise<void>
+}
+
+export async function startTestServer(
+  options: { config?: Partial<Config>; password?: string | null; beforeStart?: (contentDir: string) => Promise<void> | void } = {},
+): Promise<TestServer> {
+  setLogLevel('silent')
+  const root = mkdtempSync(join(tmpdir(), 'tankobun-test-'))
+  const contentDir = join(root, 'content')
+  mkdirSync(contentDir, { recursive: true })
+  await options.beforeStart?.(contentDir)
+  const password = options.password === undefined ? TEST_PASSWORD : options.password
+  const config = loadConfig({}, [], {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: join(root, 'data'),
+    contentDir,
+    watch: false,
+    logLevel: 'silent',
+    ...(password === null ? {} : { password }),
+    ...options.config,
+  })
+  const server = await startServer(config, { announce: () => {} })
+  const req: TestServer['req'] = (path, init = {}) => {
+    const headers = new Headers(init.headers)
+    let body = init.body
+    if (init.json !== undefined) {
+      headers.set('content-type', 'application/json')
+      body = JSON.stringify(init.json)
+    }
+    if (init.cookie) headers.set('cookie', init.cookie)
+    if (init.token) headers.set('authorization', `Bearer ${init.token}`)
+    return fetch(server.url + path, { ...init, headers, body })
+  }
+  return {
+    ...server,
+    root,
+    contentDir,
+    req,
+    async login() {
+      const res = await req('/api/login', { method: 'POST', json: { password: password ?? '' } })
+      if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`)
+      return res.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ')
+    },
+    idle: () => server.catalog.idle(),
+    async [Symbol.asyncDispose]() {
+      await server.stop()
+      rmSync(root, { recursive: true, force: true })
+    },
+  }
+}
