@@ -32,7 +32,7 @@ export async function startServer(
   const db = openDb(config.dbPath)
   const settings = openSettings(db)
   await ensureAdminPassword(settings, config.password, options.announce)
-  const deps: Deps = {
+  const deps: Omit<Deps, 'catalog'> & { catalog?: Catalog } = {
     config,
     db,
     settings,
@@ -44,14 +44,15 @@ export async function startServer(
     sessionKeys: { signingKey: loadSigningKey(settings) },
     startedAt: Date.now(),
   }
-  registerJobKinds(deps)
+  registerJobKinds(deps as Deps)
   deps.jobs.recover()
-  const app = createApp(deps).listen({ port: config.port, hostname: config.host })
+  const catalog = startCatalog(deps as Deps)
+  deps.catalog = catalog
+  const app = createApp(deps as Deps).listen({ port: config.port, hostname: config.host })
   const port = app.server!.port!
-  const catalog = startCatalog(deps)
   const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
   return {
-    deps,
+    deps: deps as Deps,
     url: `http://${host}:${port}`,
     port,
     catalog,

@@ -7,6 +7,7 @@ import type { SearchIndex } from './search/types.ts'
 import type { ArchiveReader, Thumbnailer } from './archive/types.ts'
 import type { Locks } from './domain/locks.ts'
 import type { SessionKeys } from './domain/auth/sessions.ts'
+import type { Catalog } from './domain/archives/catalog.ts'
 
 export type Deps = {
   config: Config
@@ -18,6 +19,8 @@ export type Deps = {
   thumbnailer: Thumbnailer
   locks: Locks
   sessionKeys: SessionKeys
+  /** Content-folder sync (scan, watcher); set by boot once jobs are registered. */
+  catalog: Catalog
   /** Server start, for /api/info and cache bookkeeping. */
   startedAt: number
 }

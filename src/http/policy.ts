@@ -59,6 +59,17 @@ export const POLICY: Record<string, RoutePolicy> = {
   // --- search (issue 3) ---
 
   // --- auth, tokens, sessions, settings (issue 4) ---
+  'POST /api/logout': { op: 'logout', access: 'open' },
+  'POST /api/token/refresh': { op: 'token_refresh', access: 'open' },
+  'GET /api/tokens': { op: 'list_tokens', access: 'session' },
+  'POST /api/tokens': { op: 'create_token', access: 'session' },
+  'PATCH /api/tokens/:id': { op: 'rename_token', access: 'session' },
+  'DELETE /api/tokens/:id': { op: 'delete_token', access: 'session' },
+  'GET /api/sessions': { op: 'list_sessions', access: 'session' },
+  'DELETE /api/sessions/:family_id': { op: 'revoke_session', access: 'session' },
+  'GET /api/settings': { op: 'get_settings', access: 'admin' },
+  'PUT /api/settings': { op: 'update_settings', access: 'admin' },
+  'PUT /api/settings/password': { op: 'set_password', access: 'session' },
 
   // --- categories, tankoubons, bookmarks (issue 5) ---
 }

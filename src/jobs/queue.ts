@@ -42,6 +42,8 @@ export type JobKind<A = any> = {
   concurrency: number
   /** Jobs with the same key while one is queued or active are merged into it. */
   uniqueKey?: (args: A) => string | null
+  /** False: only a queued twin absorbs a new job (a running scan may already have missed the change). */
+  mergeActive?: boolean
   run(ctx: JobContext, args: A): Promise<unknown>
 }
 
@@ -169,7 +171,7 @@ export function createJobQueue(db: Db): JobQueue {
       if (!kind) throw fail.internal(`unknown job kind ${name}`)
       const uniqueKey = kind.uniqueKey?.(args) ?? null
       if (uniqueKey) {
-        const existing = findLiveJobByKey(db, uniqueKey)
+        const existing = findLiveJobByKey(db, uniqueKey, kind.mergeActive === false ? ['queued'] : ['queued', 'active'])
         if (existing) return existing.id
       }
       const row = insertJob(db, { name, args, uniqueKey, priority: options.priority ?? 0 })

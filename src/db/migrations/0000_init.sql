@@ -20,6 +20,7 @@ CREATE TABLE `archives` (
 	`mtime_ms` integer DEFAULT 0 NOT NULL,
 	`toc` text DEFAULT '{}' NOT NULL,
 	`thumbhash` text,
+	`cover_page` integer DEFAULT 1 NOT NULL,
 	`has_patch` integer DEFAULT false NOT NULL,
 	`unreadable` text,
 	`unlinked` integer DEFAULT false NOT NULL,

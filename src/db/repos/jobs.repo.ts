@@ -28,11 +28,11 @@ export function findJob(db: Db, id: number): JobRow | undefined {
   return db.select().from(jobs).where(eq(jobs.id, id)).get()
 }
 
-export function findLiveJobByKey(db: Db, uniqueKey: string): JobRow | undefined {
+export function findLiveJobByKey(db: Db, uniqueKey: string, states: JobState[]): JobRow | undefined {
   return db
     .select()
     .from(jobs)
-    .where(and(eq(jobs.uniqueKey, uniqueKey), inArray(jobs.state, ['queued', 'active'])))
+    .where(and(eq(jobs.uniqueKey, uniqueKey), inArray(jobs.state, states)))
     .get()
 }
 

@@ -23,6 +23,8 @@ export const archives = sqliteTable(
     /** JSON object page -> chapter title. */
     toc: text('toc').notNull().default('{}'),
     thumbhash: text('thumbhash'),
+    /** Page (1-based) the cover thumbnail is made from. */
+    coverPage: integer('cover_page').notNull().default(1),
     hasPatch: integer('has_patch', { mode: 'boolean' }).notNull().default(false),
     /** Why the file could not be read as an archive; null when readable. */
     unreadable: text('unreadable'),

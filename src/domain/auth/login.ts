@@ -1,17 +1,49 @@
-// Password login: verifies the admin password and opens a session family.
+// Password login and password changes: verify the admin password (throttled per address), open a
+// session family; a new password ends every other session.
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
-import { passwordEnabled, verifyAdminPassword } from './password.ts'
-import { createSessionFamily, signAccessToken } from './sessions.ts'
+import { createLoginThrottle, type LoginThrottle } from './login-throttle.ts'
+import { passwordEnabled, setAdminPassword, verifyAdminPassword } from './password.ts'
+import { openSession, revokeOtherSessions, type SessionGrant, type SessionMeta } from './sessions.ts'
 
+/** One throttle per server instance (tests run several in one process). */
+const throttles = new WeakMap<Deps['db'], LoginThrottle>()
+
+function throttleOf(deps: Pick<Deps, 'db'>): LoginThrottle {
+  let throttle = throttles.get(deps.db)
+  if (!throttle) throttles.set(deps.db, (throttle = createLoginThrottle()))
+  return throttle
+}
+
+/** With protection disabled any password opens a session (the server is open anyway). */
 export async function login(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'settings' | 'sessionKeys'>,
   password: string,
-  meta: { ip: string | null; userAgent: string | null },
-): Promise<{ familyId: string; accessToken: string }> {
-  if (passwordEnabled(deps.settings) && !(await verifyAdminPassword(deps.settings, password))) {
-    throw fail.unauthorized('Wrong password.')
+  meta: SessionMeta,
+): Promise<SessionGrant> {
+  if (passwordEnabled(deps.settings)) {
+    const throttle = throttleOf(deps)
+    throttle.begin(meta.ip)
+    if (!(await verifyAdminPassword(deps.settings, password))) throw fail.unauthorized('Wrong password.')
+    throttle.succeed(meta.ip)
   }
-  const familyId = createSessionFamily(deps.db, meta)
-  return { familyId, accessToken: await signAccessToken(deps.sessionKeys, familyId) }
+  return openSession(deps, meta)
+}
+
+/**
+ * Sets a new admin password ('' disables protection). Every other session family is revoked: a
+ * password change is how an owner evicts whoever else knew the old one. API tokens stay valid.
+ * When the caller had no family (protection was off) a fresh session is opened for it, so the
+ * browser that enabled protection is not locked out.
+ */
+export async function changeAdminPassword(
+  deps: Pick<Deps, 'db' | 'settings' | 'sessionKeys'>,
+  password: string,
+  caller: { familyId: string | null },
+  meta: SessionMeta,
+): Promise<SessionGrant | null> {
+  await setAdminPassword(deps.settings, password)
+  revokeOtherSessions(deps, caller.familyId)
+  if (password === '' || caller.familyId !== null) return null
+  return openSession(deps, meta)
 }

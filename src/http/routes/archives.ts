@@ -1,6 +1,204 @@
-// Routes of the archives area (filled by its step; see the owning issue).
-import { Elysia } from 'elysia'
+// Archive routes: listing, metadata, pages, thumbnails, upload, delete, rename, toc, progress.
+import { Elysia, t } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
+import { ok } from '../envelope.ts'
+import { parseFlag, parseInteger } from '../params.ts'
+import { fail } from '../../errors.ts'
+import { listArchives } from '../../db/repos/archives.repo.ts'
+import { toWireArchive } from '../models/archives.ts'
+import { requireArchive } from '../../domain/archives/lookup.ts'
+import { addTocEntry, removeTocEntry, setNewFlag, setProgress, updateMetadata } from '../../domain/archives/edit.ts'
+import { contentTypeOf, listFiles, pageDimensions, pageEtag, readPageBytes, requirePage } from '../../domain/archives/pages.ts'
+import { deleteArchive, deleteArchives, deletePatch, requireIdList } from '../../domain/archives/remove.ts'
+import { renameArchive } from '../../domain/archives/rename.ts'
+import { uploadArchive } from '../../domain/archives/upload.ts'
+import { findThumbnailFile, getThumbnail, setCover } from '../../domain/archives/thumbnails.ts'
+import { sendThumbnail } from '../thumbnail-response.ts'
+import { toAbsolutePath } from '../../domain/archives/files.ts'
+import { guestVisibleIds } from '../../search/guest-scope.ts'
 
-export const archivesRoutes = (deps: Deps) => new Elysia({ name: 'routes.archives' }).use(requestContext(deps))
+const IdParams = t.Object({ id: t.String() })
+const Query = t.Record(t.String(), t.String())
+
+export const archivesRoutes = (deps: Deps) =>
+  new Elysia({ name: 'routes.archives' })
+    .use(requestContext(deps))
+    .get('/api/archives', ({ guestScoped }) => {
+      const visible = guestScoped ? guestVisibleIds(deps) : null
+      return listArchives(deps.db)
+        .filter((row) => !visible || visible.has(row.id))
+        .map((row) => toWireArchive(row))
+    })
+    .delete('/api/archives', async ({ body }) => ok({ results: await deleteArchives(deps, requireIdList(body)) }))
+    .put(
+      '/api/archives/upload',
+      async ({ body }) => {
+        const form = body as Record<string, unknown>
+        const file = form.file
+        if (!(file instanceof File)) throw fail.bad_request('Missing file field.')
+        const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : undefined)
+        const row = await uploadArchive(deps, {
+          file,
+          checksum: text('file_checksum') || undefined,
+          title: text('title'),
+          tags: text('tags'),
+          summary: text('summary'),
+        })
+        return ok({ id: row.id })
+      },
+    )
+    .get('/api/archives/:id/metadata', ({ params, guestScoped }) =>
+      toWireArchive(requireArchive(deps, params.id, guestScoped)),
+    { params: IdParams })
+    .put(
+      '/api/archives/:id/metadata',
+      async ({ params, query }) => {
+        const row = requireArchive(deps, params.id)
+        await updateMetadata(deps, row, { title: query.title, tags: query.tags, summary: query.summary })
+        return ok({ successMessage: `Updated metadata of ${row.id}.` })
+      },
+      { params: IdParams, query: Query },
+    )
+    .delete('/api/archives/:id', async ({ params }) => ok(await deleteArchive(deps, requireArchive(deps, params.id))), {
+      params: IdParams,
+    })
+    .get(
+      '/api/archives/:id/download',
+      ({ params, guestScoped }) => {
+        const row = requireArchive(deps, params.id, guestScoped)
+        const file = Bun.file(toAbsolutePath(deps.config.contentDir, row.path))
+        const name = `${row.filename}.${row.extension}`
+        return new Response(file, {
+          headers: {
+            'content-type': 'application/octet-stream',
+            'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+          },
+        })
+      },
+      { params: IdParams },
+    )
+    .get(
+      '/api/archives/:id/files',
+      ({ params, query, guestScoped }) => {
+        const row = requireArchive(deps, params.id, guestScoped)
+        return listFiles(deps, row, parseFlag(query.force, 'force'))
+      },
+      { params: IdParams, query: Query },
+    )
+    .post(
+      '/api/archives/:id/files/thumbnails',
+      ({ params, query, set }) => {
+        const row = requireArchive(deps, params.id)
+        const force = parseFlag(query.force, 'force')
+        const missing = Array.from({ length: row.pagecount }, (_, i) => i + 1).some(
+          (page) => !findThumbnailFile(deps, row.id, page),
+        )
+        if (!force && !missing) return ok({ message: 'No job queued, all thumbnails already exist.' })
+        set.status = 202
+        return ok({ job: deps.jobs.enqueue('thumbnails', { ids: [row.id], page: 'all', force }) })
+      },
+      { params: IdParams, query: Query },
+    )
+    .put('/api/archives/:id/isnew', async ({ params }) => {
+      await setNewFlag(deps, requireArchive(deps, params.id), true)
+      return ok({ id: params.id })
+    }, { params: IdParams })
+    .delete('/api/archives/:id/isnew', async ({ params }) => {
+      await setNewFlag(deps, requireArchive(deps, params.id), false)
+      return ok({ id: params.id })
+    }, { params: IdParams })
+    .get(
+      '/api/archives/:id/page',
+      async ({ params, query, request, guestScoped }) => {
+        const row = requireArchive(deps, params.id, guestScoped)
+        if (query.path === undefined) throw fail.bad_request('Missing path.')
+        const entry = requirePage(deps, row, query.path)
+        const etag = pageEtag(row, entry)
+        const headers = { etag, 'cache-control': 'private, max-age=604800' }
+        if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers })
+        const bytes = await readPageBytes(deps, row, entry)
+        return new Response(bytes, { headers: { ...headers, 'content-type': contentTypeOf(entry) } })
+      },
+      { params: IdParams, query: Query },
+    )
+    .get(
+      '/api/archives/:id/page-dimensions',
+      async ({ params, query, guestScoped }) => {
+        const row = requireArchive(deps, params.id, guestScoped)
+        const count = parseInteger(query.count, 'count', { min: 1, fallback: row.pagecount })
+        return ok({ dimensions: await pageDimensions(deps, row, count) })
+      },
+      { params: IdParams, query: Query },
+    )
+    .put(
+      '/api/archives/:id/progress/:page',
+      async ({ params }) => {
+        const row = requireArchive(deps, params.id)
+        const page = parseInteger(params.page, 'page', { min: 1 })
+        const updated = await setProgress(deps, row, page)
+        return ok({ id: row.id, page, lastreadtime: updated.lastreadtime })
+      },
+      { params: t.Object({ id: t.String(), page: t.String() }) },
+    )
+    .put(
+      '/api/archives/:id/rename',
+      async ({ params, body }) => {
+        const filename = (body as { filename?: unknown } | undefined)?.filename
+        if (typeof filename !== 'string') throw fail.bad_request('Body must be {"filename": "new name"}.')
+        const row = await renameArchive(deps, requireArchive(deps, params.id), filename)
+        return ok({ filename: `${row.filename}.${row.extension}` })
+      },
+      { params: IdParams },
+    )
+    .get(
+      '/api/archives/:id/thumbnail',
+      async ({ params, query, set, guestScoped }) => {
+        requireArchive(deps, params.id, guestScoped)
+        const page = parseInteger(query.page, 'page', { min: 0, fallback: 0 })
+        const outcome = await getThumbnail(deps, params.id, {
+          page,
+          noFallback: parseFlag(query.no_fallback, 'no_fallback'),
+        })
+        return sendThumbnail(outcome, set)
+      },
+      { params: IdParams, query: Query },
+    )
+    .put(
+      '/api/archives/:id/thumbnail',
+      async ({ params, query }) => {
+        requireArchive(deps, params.id)
+        const page = parseInteger(query.page, 'page', { min: 1, fallback: 1 })
+        return ok({ new_thumbnail: await setCover(deps, params.id, page) })
+      },
+      { params: IdParams, query: Query },
+    )
+    .put(
+      '/api/archives/:id/toc',
+      async ({ params, query }) => {
+        const row = requireArchive(deps, params.id)
+        const page = parseInteger(query.page, 'page', { min: 1 })
+        if (!query.title?.trim()) throw fail.bad_request('Missing title.')
+        await addTocEntry(deps, row, page, query.title.trim())
+        return ok({ successMessage: `Added chapter ${query.title.trim()} at page ${page}.` })
+      },
+      { params: IdParams, query: Query },
+    )
+    .delete(
+      '/api/archives/:id/toc',
+      async ({ params, query }) => {
+        const row = requireArchive(deps, params.id)
+        const page = parseInteger(query.page, 'page', { min: 1 })
+        await removeTocEntry(deps, row, page)
+        return ok({ successMessage: `Removed the chapter at page ${page}.` })
+      },
+      { params: IdParams, query: Query },
+    )
+    .delete(
+      '/api/archives/:id/patch',
+      async ({ params }) => {
+        const row = await deletePatch(deps, requireArchive(deps, params.id))
+        return ok({ id: row.id })
+      },
+      { params: IdParams },
+    )

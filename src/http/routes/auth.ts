@@ -1,13 +1,30 @@
-// Login, logout, refresh, login status; token and session management (session only).
-import { Elysia, t } from 'elysia'
+// Login, logout, refresh and login status (open); API token and session management (session only).
+import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
+import type { Caller } from '../../domain/auth/caller.ts'
 import { requestContext } from '../context.ts'
+import { ok } from '../envelope.ts'
 import { login } from '../../domain/auth/login.ts'
 import { passwordEnabled } from '../../domain/auth/password.ts'
-import { accessCookie } from '../cookies.ts'
-import { fail } from '../../errors.ts'
+import { familyOfSignedToken, signAccessToken } from '../../domain/auth/access-token.ts'
+import { redeemRefreshToken } from '../../domain/auth/refresh.ts'
+import { listSessions, revokeListedSession, revokeSession } from '../../domain/auth/sessions.ts'
+import {
+  createApiToken,
+  deleteApiToken,
+  listApiTokens,
+  renameApiToken,
+} from '../../domain/auth/tokens.ts'
+import {
+  ACCESS_COOKIE,
+  REFRESH_COOKIE,
+  clearedSessionCookies,
+  readCookie,
+  sessionCookies,
+} from '../cookies.ts'
+import { AuthModel, toWireSession, toWireToken } from '../models/auth.ts'
 
-const LoginBody = t.Optional(t.Object({ password: t.Optional(t.String()) }, { additionalProperties: true }))
+const familyOf = (caller: Caller) => (caller.kind === 'session' ? caller.familyId : null)
 
 export const authRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.auth' })
@@ -15,18 +32,74 @@ export const authRoutes = (deps: Deps) =>
     .post(
       '/api/login',
       async ({ body, request, ip, set }) => {
-        const password = body?.password
-        if (typeof password !== 'string') throw fail.bad_request('Missing password.')
-        const session = await login(deps, password, {
+        const grant = await login(deps, body.password, {
           ip,
           userAgent: request.headers.get('user-agent'),
         })
-        set.headers['set-cookie'] = accessCookie(session.accessToken)
-        return { operation: 'login', success: 1 }
+        set.headers['set-cookie'] = sessionCookies(request, grant)
+        return ok()
       },
-      { body: LoginBody },
+      { body: AuthModel.login },
     )
-    .get('/api/login/status', ({ caller }) => ({
-      logged_in: !passwordEnabled(deps.settings) || caller.kind === 'session',
-      password_enabled: passwordEnabled(deps.settings),
-    }))
+    .get('/api/login/status', ({ caller }) => {
+      const enabled = passwordEnabled(deps.settings)
+      return { logged_in: !enabled || caller.kind === 'session', password_enabled: enabled }
+    })
+    .post('/api/logout', async ({ request, set }) => {
+      const access = readCookie(request, ACCESS_COOKIE)
+      const familyId = access ? await familyOfSignedToken(deps.sessionKeys, access) : null
+      if (familyId) revokeSession(deps, familyId)
+      set.headers['set-cookie'] = clearedSessionCookies(request)
+      return ok()
+    })
+    .post('/api/token/refresh', async ({ request, ip, set }) => {
+      // Cleared first: every refusal below must also drop the dead cookies from the browser.
+      set.headers['set-cookie'] = clearedSessionCookies(request)
+      const redeemed = redeemRefreshToken(deps, readCookie(request, REFRESH_COOKIE), ip)
+      const accessToken = await signAccessToken(deps.sessionKeys, redeemed.familyId)
+      set.headers['set-cookie'] = sessionCookies(request, {
+        accessToken,
+        refreshToken: redeemed.refreshToken,
+      })
+      return ok()
+    })
+    .get('/api/tokens', () => listApiTokens(deps).map(toWireToken))
+    .post(
+      '/api/tokens',
+      ({ body }) => {
+        const { token, secret } = createApiToken(deps, {
+          name: body.name,
+          role: body.role,
+          expiresInSecs: body.expires_in_secs,
+        })
+        return ok({ data: { ...toWireToken(token), token: secret } })
+      },
+      { body: AuthModel.createToken },
+    )
+    .patch(
+      '/api/tokens/:id',
+      ({ params, body }) => ok({ data: toWireToken(renameApiToken(deps, params.id, body.name)) }),
+      { params: AuthModel.tokenParams, body: AuthModel.renameToken },
+    )
+    .delete(
+      '/api/tokens/:id',
+      ({ params }) => {
+        deleteApiToken(deps, params.id)
+        return ok({ id: params.id })
+      },
+      { params: AuthModel.tokenParams },
+    )
+    .get('/api/sessions', ({ caller }) =>
+      listSessions(deps).map((s) => toWireSession(s, familyOf(caller))),
+    )
+    .delete(
+      '/api/sessions/:family_id',
+      ({ params, caller, request, set }) => {
+        revokeListedSession(deps, params.family_id)
+        if (params.family_id === familyOf(caller)) {
+          set.headers['set-cookie'] = clearedSessionCookies(request)
+        }
+        return ok({ family_id: params.family_id })
+      },
+      { params: AuthModel.sessionParams },
+    )

@@ -1,10 +1,21 @@
-// Server info, temp folder cleaning and the shinobu (watcher) endpoints.
-import { Elysia } from 'elysia'
+// Server info, temp folder cleaning, thumbnail regeneration and the shinobu (watcher) endpoints.
+import { Elysia, t } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
+import { ok } from '../envelope.ts'
+import { parseFlag } from '../params.ts'
 import { serverInfo } from '../../domain/info.ts'
+import { cleanTempFolder } from '../../domain/temp-folder.ts'
 
 export const infoRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.info' })
     .use(requestContext(deps))
     .get('/api/info', () => serverInfo(deps))
+    .delete('/api/tempfolder', async () => ok({ error: null, newsize: await cleanTempFolder(deps) }))
+    .post(
+      '/api/regen_thumbs',
+      ({ query }) => ok({ job: deps.jobs.enqueue('regen_thumbs', { force: parseFlag(query.force, 'force') }) }),
+      { query: t.Record(t.String(), t.String()) },
+    )
+    .post('/api/shinobu/rescan', () => ok({ job: deps.catalog.rescan() }))
+    .get('/api/shinobu', () => ok({ is_alive: 1, pid: process.pid }))

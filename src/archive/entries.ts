@@ -1,0 +1,55 @@
+// Entry names are untrusted input: the safe-name guard, the page filter and the page order.
+import { fail } from '../errors.ts'
+import { naturalCompare } from '../domain/natural-sort.ts'
+import { MAX_ENTRIES } from './limits.ts'
+
+const PAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'bmp', 'jxl'])
+
+/** Archives made on Windows use backslashes; every format exposes names with '/' only. */
+export function normalizeEntryName(raw: string): string {
+  return raw.replaceAll('\\', '/')
+}
+
+/** Why a name could escape a folder it is extracted to, or null when it is safe. */
+export function unsafeReason(name: string): string | null {
+  if (name.includes('\0')) return 'NUL byte'
+  const path = normalizeEntryName(name)
+  if (path.startsWith('/')) return 'absolute path'
+  if (/^[a-zA-Z]:/.test(path)) return 'drive letter'
+  if (path.split('/').includes('..')) return 'parent segment'
+  return null
+}
+
+export function isPageName(name: string): boolean {
+  if (name.endsWith('/')) return false
+  const segments = name.split('/')
+  // macOS resource forks (__MACOSX/._x.jpg) and hidden files look like pages but are not.
+  if (segments.some((s) => s === '__MACOSX' || s.startsWith('.'))) return false
+  const base = segments[segments.length - 1] ?? ''
+  const dot = base.lastIndexOf('.')
+  return dot > 0 && PAGE_EXTENSIONS.has(base.slice(dot + 1).toLowerCase())
+}
+
+export type EntryName = { name: string; isDirectory: boolean }
+
+/**
+ * The page list of an archive: refuses the whole archive when any name is unsafe (a crafted
+ * archive is not worth half-serving), keeps image files, orders them naturally by full path.
+ */
+export function selectPages(entries: Iterable<EntryName>): string[] {
+  const pages = new Set<string>()
+  let count = 0
+  for (const entry of entries) {
+    if (++count > MAX_ENTRIES) throw fail.unprocessable(`more than ${MAX_ENTRIES} entries`)
+    const reason = unsafeReason(entry.name)
+    if (reason) throw fail.unprocessable(`unsafe entry name: ${JSON.stringify(entry.name)} (${reason})`)
+    if (!entry.isDirectory && isPageName(entry.name)) pages.add(entry.name)
+  }
+  return [...pages].sort(naturalCompare)
+}
+
+/** readPage accepts only exact names from the listing, so a crafted path never reaches a reader. */
+export function assertPageOf(pages: ReadonlySet<string>, entryName: string): void {
+  if (!pages.has(entryName))
+    throw fail.bad_request(`${JSON.stringify(entryName)} is not a page of this archive`)
+}

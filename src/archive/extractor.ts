@@ -1,0 +1,78 @@
+// RAR, 7z and compressed tar: unpacked once by a libarchive worker into the page cache, then
+// served from disk. A bad archive can only fail its own call: the worker is isolated and replaced.
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fail } from '../errors.ts'
+import { createLogger } from '../log.ts'
+import { createWorkerPool } from '../workers/pool.ts'
+import type { ExtractRequest, ExtractResult } from './extract.worker.ts'
+import { MAX_LIBARCHIVE_FILE_BYTES } from './limits.ts'
+import { createPageCache, type CachedPages } from './page-cache.ts'
+import type { ArchiveSource } from './source.ts'
+
+export type Extractor = {
+  open(absPath: string, stamp: string): Promise<ArchiveSource>
+  forget(absPath: string): void
+  clear(): Promise<void>
+  close(): Promise<void>
+}
+
+export type ExtractorOptions = {
+  cacheDir: string
+  maxBytes: number
+  workers: number
+  /** Tests swap in a worker that crashes on purpose; defaults to extract.worker.ts. */
+  workerUrl?: URL | string
+}
+
+const log = createLogger('archive.extractor')
+
+const keyOf = (absPath: string, stamp: string): string =>
+  new Bun.CryptoHasher('sha1').update(`${absPath}\0${stamp}`).digest('hex')
+
+export function createExtractor(options: ExtractorOptions): Extractor {
+  const pool = createWorkerPool<ExtractRequest, ExtractResult>({
+    url: options.workerUrl ?? new URL('./extract.worker.ts', import.meta.url),
+    size: options.workers,
+    crashMessage: 'archive extraction failed',
+  })
+  const cache = createPageCache({ dir: options.cacheDir, maxBytes: options.maxBytes })
+  const keysOf = new Map<string, Set<string>>()
+
+  async function obtain(absPath: string, key: string): Promise<CachedPages> {
+    const { size } = await stat(absPath)
+    if (size > MAX_LIBARCHIVE_FILE_BYTES)
+      throw fail.unprocessable(
+        `archive is ${size} bytes; RAR/7z/compressed tar above ${MAX_LIBARCHIVE_FILE_BYTES} bytes are not supported`,
+      )
+    return cache.obtain(key, (outDir) => pool.run({ path: absPath, outDir }))
+  }
+
+  return {
+    async open(absPath, stamp) {
+      const key = keyOf(absPath, stamp)
+      const keys = keysOf.get(absPath) ?? new Set()
+      keysOf.set(absPath, keys.add(key))
+      let current = await obtain(absPath, key)
+      const files = new Map(current.manifest.pages.map((p) => [p.name, p.file]))
+      return {
+        pages: current.manifest.pages.map((p) => p.name),
+        async read(name) {
+          const file = Bun.file(join(current.dir, files.get(name)!))
+          if (await file.exists()) return file.bytes()
+          // Evicted from the cache since it was opened: unpack again.
+          current = await obtain(absPath, key)
+          return Bun.file(join(current.dir, files.get(name)!)).bytes()
+        },
+        close: async () => undefined,
+      }
+    },
+    forget(absPath) {
+      for (const key of keysOf.get(absPath) ?? [])
+        cache.drop(key).catch((err: Error) => log.warn('dropping pages failed', { err: err.message }))
+      keysOf.delete(absPath)
+    },
+    clear: () => cache.clear(),
+    close: () => pool.close(),
+  }
+}

@@ -1,0 +1,38 @@
+// What the reader holds per opened archive, whatever the format: its pages and a way to read one.
+import { fail } from '../errors.ts'
+import {
+  MAX_COMPRESSION_RATIO,
+  MAX_ENTRY_BYTES,
+  MAX_TOTAL_BYTES,
+  MIN_RATIO_CHECK_BYTES,
+} from './limits.ts'
+
+export type ArchiveSource = {
+  /** Page entry names in natural order. */
+  pages: string[]
+  /** Bytes of one entry of `pages`; the caller has already checked the name. */
+  read(entryName: string): Promise<Uint8Array>
+  close(): Promise<void>
+}
+
+/** Size guards on declared sizes, before anything is inflated (zip bombs, absurd headers). */
+export function checkDeclaredSizes(
+  sizes: Iterable<{ name: string; size: number; compressedSize?: number }>,
+): void {
+  let total = 0
+  for (const { name, size, compressedSize } of sizes) {
+    if (size > MAX_ENTRY_BYTES)
+      throw fail.unprocessable(`entry ${JSON.stringify(name)} exceeds ${MAX_ENTRY_BYTES} bytes`)
+    if (
+      compressedSize !== undefined &&
+      size >= MIN_RATIO_CHECK_BYTES &&
+      size > compressedSize * MAX_COMPRESSION_RATIO
+    )
+      throw fail.unprocessable(
+        `entry ${JSON.stringify(name)} compression ratio exceeds ${MAX_COMPRESSION_RATIO}:1`,
+      )
+    total += size
+    if (total > MAX_TOTAL_BYTES)
+      throw fail.unprocessable(`archive content exceeds ${MAX_TOTAL_BYTES} bytes`)
+  }
+}

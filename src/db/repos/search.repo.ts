@@ -1,0 +1,104 @@
+// The search area's reads: the narrow archive feed of the index, Tankoubons with their ordered
+// members, and categories (static members, dynamic filter, guest visibility).
+import { asc, eq, inArray } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import { archives } from '../schema/archives.ts'
+import { categories, categoryMembers, tankoubons, tankoubonMembers } from '../schema/collections.ts'
+
+export type IndexArchiveRow = {
+  id: string
+  title: string
+  tags: string
+  isnew: boolean
+  progress: number
+  pagecount: number
+  lastreadtime: number
+}
+
+export type TankoubonRecord = {
+  id: string
+  name: string
+  summary: string
+  tags: string
+  progress: number
+  lastreadtime: number
+  /** Member archive ids in reading order. */
+  members: string[]
+}
+
+export type CategoryRecord = { id: string; search: string; visibleToGuest: boolean; members: string[] }
+
+/** Only the columns the index reads, for every linked archive (the build at start). */
+export function listIndexArchives(db: Db): IndexArchiveRow[] {
+  return db
+    .select({
+      id: archives.id,
+      title: archives.title,
+      tags: archives.tags,
+      isnew: archives.isnew,
+      progress: archives.progress,
+      pagecount: archives.pagecount,
+      lastreadtime: archives.lastreadtime,
+    })
+    .from(archives)
+    .where(eq(archives.unlinked, false))
+    .all()
+}
+
+function withMembers(db: Db, rows: (typeof tankoubons.$inferSelect)[]): TankoubonRecord[] {
+  if (rows.length === 0) return []
+  const members = db
+    .select()
+    .from(tankoubonMembers)
+    .where(rows.length > 500 ? undefined : inArray(tankoubonMembers.tankoubonId, rows.map((r) => r.id)))
+    .orderBy(asc(tankoubonMembers.tankoubonId), asc(tankoubonMembers.position))
+    .all()
+  const byTank = new Map<string, string[]>()
+  for (const m of members) {
+    const list = byTank.get(m.tankoubonId)
+    if (list) list.push(m.archiveId)
+    else byTank.set(m.tankoubonId, [m.archiveId])
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    summary: r.summary,
+    tags: r.tags,
+    progress: r.progress,
+    lastreadtime: r.lastreadtime,
+    members: byTank.get(r.id) ?? [],
+  }))
+}
+
+export function listTankoubonRecords(db: Db): TankoubonRecord[] {
+  return withMembers(db, db.select().from(tankoubons).all())
+}
+
+export function findTankoubonRecords(db: Db, ids: string[]): TankoubonRecord[] {
+  if (ids.length === 0) return []
+  return withMembers(db, db.select().from(tankoubons).where(inArray(tankoubons.id, ids)).all())
+}
+
+function categoryRecords(db: Db, rows: (typeof categories.$inferSelect)[]): CategoryRecord[] {
+  if (rows.length === 0) return []
+  const members = db
+    .select()
+    .from(categoryMembers)
+    .where(inArray(categoryMembers.categoryId, rows.map((r) => r.id)))
+    .orderBy(asc(categoryMembers.position))
+    .all()
+  return rows.map((r) => ({
+    id: r.id,
+    search: r.search,
+    visibleToGuest: r.visibleToGuest,
+    members: members.filter((m) => m.categoryId === r.id).map((m) => m.memberId),
+  }))
+}
+
+export function findCategoryRecord(db: Db, id: string): CategoryRecord | undefined {
+  return categoryRecords(db, db.select().from(categories).where(eq(categories.id, id)).all())[0]
+}
+
+export function listGuestCategoryRecords(db: Db): CategoryRecord[] {
+  return categoryRecords(db, db.select().from(categories).where(eq(categories.visibleToGuest, true)).all())
+}

@@ -1,0 +1,113 @@
+// Queries of the tankoubons and tankoubon_members tables (ordered groups of archives).
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import { tankoubons, tankoubonMembers } from '../schema/collections.ts'
+
+export type TankoubonRow = typeof tankoubons.$inferSelect
+export type NewTankoubonRow = typeof tankoubons.$inferInsert
+
+export function findTankoubon(db: Db, id: string): TankoubonRow | undefined {
+  return db.select().from(tankoubons).where(eq(tankoubons.id, id)).get()
+}
+
+export function listTankoubonRows(db: Db): TankoubonRow[] {
+  return db.select().from(tankoubons).orderBy(asc(tankoubons.id)).all()
+}
+
+export function insertTankoubon(db: Db, row: NewTankoubonRow): TankoubonRow {
+  return db.insert(tankoubons).values(row).returning().get()
+}
+
+export function updateTankoubonRow(
+  db: Db,
+  id: string,
+  patch: Partial<Omit<NewTankoubonRow, 'id'>>,
+): TankoubonRow | undefined {
+  if (Object.keys(patch).length === 0) return findTankoubon(db, id)
+  return db.update(tankoubons).set(patch).where(eq(tankoubons.id, id)).returning().get()
+}
+
+/** Member rows go with it (foreign key cascade); the archives themselves stay. */
+export function deleteTankoubonRow(db: Db, id: string): boolean {
+  return db.delete(tankoubons).where(eq(tankoubons.id, id)).run().changes > 0
+}
+
+export function listTankMembers(db: Db, tankoubonId: string): string[] {
+  return db
+    .select({ id: tankoubonMembers.archiveId })
+    .from(tankoubonMembers)
+    .where(eq(tankoubonMembers.tankoubonId, tankoubonId))
+    .orderBy(asc(tankoubonMembers.position))
+    .all()
+    .map((r) => r.id)
+}
+
+/** Member lists of many Tankoubons at once, each in reading order. */
+export function membersByTankoubon(db: Db, tankoubonIds: string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>(tankoubonIds.map((id) => [id, []]))
+  if (tankoubonIds.length === 0) return out
+  const rows = db
+    .select()
+    .from(tankoubonMembers)
+    .where(inArray(tankoubonMembers.tankoubonId, tankoubonIds))
+    .orderBy(asc(tankoubonMembers.tankoubonId), asc(tankoubonMembers.position))
+    .all()
+  for (const row of rows) out.get(row.tankoubonId)?.push(row.archiveId)
+  return out
+}
+
+/** Appends at the final position; false when the archive was already a member. */
+export function appendTankMember(db: Db, tankoubonId: string, archiveId: string): boolean {
+  const next = db
+    .select({ n: sql<number>`coalesce(max(${tankoubonMembers.position}), 0) + 1` })
+    .from(tankoubonMembers)
+    .where(eq(tankoubonMembers.tankoubonId, tankoubonId))
+    .get()!.n
+  return (
+    db
+      .insert(tankoubonMembers)
+      .values({ tankoubonId, archiveId, position: next })
+      .onConflictDoNothing()
+      .run().changes > 0
+  )
+}
+
+export function removeTankMember(db: Db, tankoubonId: string, archiveId: string): boolean {
+  return (
+    db
+      .delete(tankoubonMembers)
+      .where(and(eq(tankoubonMembers.tankoubonId, tankoubonId), eq(tankoubonMembers.archiveId, archiveId)))
+      .run().changes > 0
+  )
+}
+
+/** Replaces the whole member list with `archiveIds` in that order. */
+export function replaceTankMembers(db: Db, tankoubonId: string, archiveIds: string[]): void {
+  db.delete(tankoubonMembers).where(eq(tankoubonMembers.tankoubonId, tankoubonId)).run()
+  if (archiveIds.length === 0) return
+  db.insert(tankoubonMembers)
+    .values(archiveIds.map((archiveId, i) => ({ tankoubonId, archiveId, position: i + 1 })))
+    .run()
+}
+
+/** Ids of the Tankoubons holding an archive, sorted. */
+export function tankoubonsHolding(db: Db, archiveId: string): string[] {
+  return db
+    .select({ id: tankoubonMembers.tankoubonId })
+    .from(tankoubonMembers)
+    .where(eq(tankoubonMembers.archiveId, archiveId))
+    .orderBy(asc(tankoubonMembers.tankoubonId))
+    .all()
+    .map((r) => r.id)
+}
+
+/** Ids of the Tankoubons holding at least one of the archives. */
+export function tankoubonsHoldingAny(db: Db, archiveIds: string[]): string[] {
+  if (archiveIds.length === 0) return []
+  return db
+    .selectDistinct({ id: tankoubonMembers.tankoubonId })
+    .from(tankoubonMembers)
+    .where(inArray(tankoubonMembers.archiveId, archiveIds))
+    .all()
+    .map((r) => r.id)
+}

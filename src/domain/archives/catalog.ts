@@ -1,0 +1,58 @@
+// Keeps the catalog in step with the content folder: index build, initial scan, watcher.
+import { watch, type FSWatcher } from 'node:fs'
+import type { Deps } from '../../deps.ts'
+import { createLogger } from '../../log.ts'
+
+const log = createLogger('catalog')
+/** Bursts of file events (a copy in progress) collapse into one rescan. */
+const WATCH_DEBOUNCE_MS = 750
+
+export type Catalog = {
+  /** Queues a rescan (merged with one already queued or running) and returns its job id. */
+  rescan(): number
+  /** Resolves when the index is built and no rescan is queued or running. */
+  idle(): Promise<void>
+  stop(): void
+}
+
+export function startCatalog(deps: Deps): Catalog {
+  let lastScan: number | null = null
+  let watcher: FSWatcher | null = null
+  let timer: ReturnType<typeof setTimeout> | null = null
+
+  const rescan = () => (lastScan = deps.jobs.enqueue('rescan', {}))
+
+  const built = deps.search.build().then(() => {
+    rescan()
+  })
+
+  if (deps.config.watch) {
+    try {
+      watcher = watch(deps.config.contentDir, { recursive: true }, () => {
+        if (timer) clearTimeout(timer)
+        timer = setTimeout(rescan, WATCH_DEBOUNCE_MS)
+      })
+    } catch (error) {
+      log.warn('content folder watcher unavailable; use POST /api/shinobu/rescan', {
+        error: (error as Error).message,
+      })
+    }
+  }
+
+  return {
+    rescan,
+    async idle() {
+      await built
+      for (;;) {
+        const id = lastScan
+        if (id === null) return
+        await deps.jobs.waitFor(id)
+        if (lastScan === id) return
+      }
+    },
+    stop() {
+      if (timer) clearTimeout(timer)
+      watcher?.close()
+    },
+  }
+}

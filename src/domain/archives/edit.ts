@@ -1,0 +1,72 @@
+// Metadata writes of one archive: title/tags/summary, the New flag, toc entries, reading progress.
+// Each write holds the archive's lock (423 for a concurrent writer) and updates the index at once.
+import type { Deps } from '../../deps.ts'
+import { updateArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { fail } from '../../errors.ts'
+import { normalizeTags } from './tags.ts'
+import { tx } from '../../db/client.ts'
+import { archives } from '../../db/schema/archives.ts'
+
+function write(deps: Deps, id: string, patch: Parameters<typeof updateArchive>[2]): ArchiveRow {
+  const row = updateArchive(deps.db, id, patch)
+  if (!row) throw fail.bad_request(`No archive with ID ${id}.`)
+  deps.search.upsertArchive(row)
+  return row
+}
+
+export function updateMetadata(
+  deps: Deps,
+  row: ArchiveRow,
+  fields: { title?: string; tags?: string; summary?: string },
+): Promise<ArchiveRow> {
+  return deps.locks.withLock(row.id, () => {
+    const patch: Parameters<typeof updateArchive>[2] = {}
+    if (fields.title !== undefined) {
+      if (!fields.title.trim()) throw fail.bad_request('Title cannot be empty.')
+      patch.title = fields.title.trim()
+    }
+    if (fields.tags !== undefined) patch.tags = normalizeTags(fields.tags)
+    if (fields.summary !== undefined) patch.summary = fields.summary
+    return write(deps, row.id, patch)
+  })
+}
+
+export function setNewFlag(deps: Deps, row: ArchiveRow, isnew: boolean): Promise<ArchiveRow> {
+  return deps.locks.withLock(row.id, () => write(deps, row.id, { isnew }))
+}
+
+export function clearAllNewFlags(deps: Deps): number {
+  const changed = tx(deps.db, () => deps.db.update(archives).set({ isnew: false }).returning().all())
+  for (const row of changed) deps.search.upsertArchive(row)
+  return changed.length
+}
+
+export function addTocEntry(deps: Deps, row: ArchiveRow, page: number, title: string): Promise<ArchiveRow> {
+  return deps.locks.withLock(row.id, () => {
+    if (page > row.pagecount) throw fail.bad_request(`Page ${page} does not exist in this archive.`)
+    const toc = JSON.parse(row.toc) as Record<string, string>
+    toc[String(page)] = title
+    return write(deps, row.id, { toc: JSON.stringify(toc) })
+  })
+}
+
+export function removeTocEntry(deps: Deps, row: ArchiveRow, page: number): Promise<ArchiveRow> {
+  return deps.locks.withLock(row.id, () => {
+    const toc = JSON.parse(row.toc) as Record<string, string>
+    if (!(String(page) in toc)) throw fail.bad_request(`No table of contents entry at page ${page}.`)
+    delete toc[String(page)]
+    return write(deps, row.id, { toc: JSON.stringify(toc) })
+  })
+}
+
+/** Sets progress and lastreadtime (server time); counts the page towards total_pages_read. */
+export function setProgress(deps: Deps, row: ArchiveRow, page: number): Promise<ArchiveRow> {
+  if (!deps.settings.get('server_tracks_progress'))
+    throw fail.bad_request('Server-side progress tracking is disabled on this instance.')
+  if (page > row.pagecount) throw fail.bad_request(`Page ${page} is past the end of this archive (${row.pagecount} pages).`)
+  return deps.locks.withLock(row.id, () => {
+    const updated = write(deps, row.id, { progress: page, lastreadtime: Math.floor(Date.now() / 1000) })
+    deps.settings.setInternal('total_pages_read', (deps.settings.getInternal<number>('total_pages_read') ?? 0) + 1)
+    return updated
+  })
+}

@@ -1,0 +1,43 @@
+// Turns one archive file into a catalog row: id, pages, title from the file name, date_added tag.
+import type { Stats } from 'node:fs'
+import type { Deps } from '../../deps.ts'
+import { insertArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { normalizeTags } from './tags.ts'
+import { splitFileName, toContentPath } from './files.ts'
+
+export type ImportOverrides = { title?: string; tags?: string; summary?: string }
+
+export type ReadArchive = { id: string; pages: string[] }
+
+/** Inserts a row for a file already read (id + pages) and indexes it. Caller holds the transaction. */
+export function insertCatalogRow(
+  deps: Pick<Deps, 'db' | 'search' | 'config'>,
+  absPath: string,
+  stat: Pick<Stats, 'size' | 'mtimeMs'>,
+  read: ReadArchive,
+  overrides: ImportOverrides = {},
+): ArchiveRow {
+  const { filename, extension } = splitFileName(absPath)
+  const now = Math.floor(Date.now() / 1000)
+  const tags = normalizeTags([overrides.tags ?? '', `date_added:${now}`].join(','))
+  const row = insertArchive(
+    deps.db,
+    {
+      id: read.id,
+      path: toContentPath(deps.config.contentDir, absPath),
+      filename,
+      extension,
+      title: overrides.title?.trim() || filename,
+      tags,
+      summary: overrides.summary ?? '',
+      isnew: true,
+      pagecount: read.pages.length,
+      size: stat.size,
+      mtimeMs: Math.floor(stat.mtimeMs),
+      createdAt: now,
+    },
+    read.pages,
+  )
+  deps.search.upsertArchive(row)
+  return row
+}

@@ -1,0 +1,85 @@
+// Page lists and page bytes of an archive, and the natural size of its first pages.
+import type { Deps } from '../../deps.ts'
+import { readArchivePages, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { fail } from '../../errors.ts'
+import { toAbsolutePath } from './files.ts'
+
+const CONTENT_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  bmp: 'image/bmp',
+  jxl: 'image/jxl',
+}
+
+/** Formats read through libarchive: their pages come from the on-disk cache an extract job fills. */
+const EXTRACTED = new Set(['rar', 'cbr', '7z', 'cb7', 'tar.gz', 'tgz', 'tar.bz2', 'tbz2', 'tar.xz', 'txz'])
+
+export function contentTypeOf(entryName: string): string {
+  const ext = entryName.slice(entryName.lastIndexOf('.') + 1).toLowerCase()
+  return CONTENT_TYPES[ext] ?? 'application/octet-stream'
+}
+
+export function pagesOf(deps: Pick<Deps, 'db'>, row: ArchiveRow): string[] {
+  return readArchivePages(deps.db, row.id) ?? []
+}
+
+/** Root-relative page URLs exactly as LANraragi gives them: clients prepend the base URL. */
+export function pageUrls(row: ArchiveRow, pages: string[]): string[] {
+  return pages.map((p) => `/api/archives/${row.id}/page?path=${encodeURIComponent(p)}`)
+}
+
+/** GET /files: page URLs at once; an extraction job when the format needs one (or force). */
+export function listFiles(deps: Deps, row: ArchiveRow, force: boolean): { job: number | null; pages: string[] } {
+  const needsJob = force || EXTRACTED.has(row.extension)
+  const job = needsJob ? deps.jobs.enqueue('extract', { id: row.id, force }) : null
+  return { job, pages: pageUrls(row, pagesOf(deps, row)) }
+}
+
+export type PageBytes = { bytes: Uint8Array; contentType: string; etag: string }
+
+/** A strong validator from what identifies the bytes: archive, its file stamp, the entry. */
+export function pageEtag(row: ArchiveRow, entry: string): string {
+  const digest = new Bun.CryptoHasher('sha1')
+    .update(`${row.id}|${row.size}|${row.mtimeMs}|${entry}`)
+    .digest('base64url')
+  return `"${digest}"`
+}
+
+export function requirePage(deps: Pick<Deps, 'db'>, row: ArchiveRow, path: string): string {
+  if (!path || path.includes('\0')) throw fail.bad_request('Invalid page path.')
+  if (!pagesOf(deps, row).includes(path)) throw fail.bad_request(`${path.slice(0, 200)} is not a page of this archive.`)
+  return path
+}
+
+export async function readPageBytes(deps: Deps, row: ArchiveRow, entry: string): Promise<Uint8Array> {
+  return deps.reader.readPage(toAbsolutePath(deps.config.contentDir, row.path), entry)
+}
+
+const dimensionCache = new Map<string, { width: number; height: number }>()
+const DIMENSION_CACHE_MAX = 20_000
+/** Pages measured per request at most (each page is read and its header parsed in a worker). */
+export const MAX_DIMENSION_PAGES = 500
+
+export async function pageDimensions(
+  deps: Deps,
+  row: ArchiveRow,
+  count: number,
+): Promise<{ page: number; path: string; width: number; height: number }[]> {
+  const pages = pagesOf(deps, row).slice(0, Math.min(count, MAX_DIMENSION_PAGES))
+  return Promise.all(
+    pages.map(async (entry, index) => {
+      const key = `${pageEtag(row, entry)}`
+      let size = dimensionCache.get(key)
+      if (!size) {
+        size = await deps.thumbnailer.dimensions(await readPageBytes(deps, row, entry))
+        if (dimensionCache.size >= DIMENSION_CACHE_MAX) dimensionCache.clear()
+        dimensionCache.set(key, size)
+      }
+      return { page: index + 1, path: entry, ...size }
+    }),
+  )
+}

@@ -1,0 +1,66 @@
+// Deleting archives: the file (and its sidecar patch), the row, thumbnails, index entries.
+import { rm } from 'node:fs/promises'
+import { basename } from 'node:path'
+import type { Deps } from '../../deps.ts'
+import { deleteArchiveRow, findArchive, updateArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { fail, AppError } from '../../errors.ts'
+import { isArchiveId } from '../ids.ts'
+import { patchPathOf, toAbsolutePath } from './files.ts'
+import { deleteThumbnails } from './thumbnails.ts'
+
+/** The spec's "deletes metadata and file": the one place user files are removed. */
+export function deleteArchive(deps: Deps, row: ArchiveRow): Promise<{ filename: string; id: string }> {
+  return deps.locks.withLock(row.id, async () => {
+    const absPath = toAbsolutePath(deps.config.contentDir, row.path)
+    deps.reader.forget(absPath)
+    deleteArchiveRow(deps.db, row.id)
+    deps.search.removeArchive(row.id)
+    await rm(absPath, { force: true })
+    await rm(patchPathOf(absPath), { force: true })
+    await deleteThumbnails(deps, row.id)
+    return { filename: basename(row.path), id: row.id }
+  })
+}
+
+export async function deleteArchives(
+  deps: Deps,
+  ids: string[],
+): Promise<{ id: string; success: 0 | 1; error?: string }[]> {
+  const results: { id: string; success: 0 | 1; error?: string }[] = []
+  for (const id of ids) {
+    if (!isArchiveId(id)) {
+      results.push({ id, success: 0, error: 'Invalid archive ID.' })
+      continue
+    }
+    const row = findArchive(deps.db, id)
+    if (!row) {
+      results.push({ id, success: 0, error: 'No archive with this ID.' })
+      continue
+    }
+    try {
+      await deleteArchive(deps, row)
+      results.push({ id, success: 1 })
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error
+      results.push({ id, success: 0, error: error.message })
+    }
+  }
+  return results
+}
+
+export function requireIdList(body: unknown): string[] {
+  const ids = (body as { ids?: unknown })?.ids
+  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((v) => typeof v === 'string'))
+    throw fail.bad_request('Body must be {"ids": [archive ids]}.')
+  return ids
+}
+
+/** Removes the sidecar patch zip (if any) and clears has_patch. */
+export function deletePatch(deps: Deps, row: ArchiveRow): Promise<ArchiveRow> {
+  return deps.locks.withLock(row.id, async () => {
+    await rm(patchPathOf(toAbsolutePath(deps.config.contentDir, row.path)), { force: true })
+    const updated = updateArchive(deps.db, row.id, { hasPatch: false }) ?? row
+    deps.search.upsertArchive(updated)
+    return updated
+  })
+}

@@ -1,0 +1,164 @@
+// The rescan job: walks the content folder, catalogues new files, follows moves and changes,
+// hides rows whose file is gone. Unchanged files (path, size, mtime) are never re-read.
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Deps } from '../../deps.ts'
+import type { JobContext } from '../../jobs/queue.ts'
+import { tx } from '../../db/client.ts'
+import {
+  findArchive,
+  listArchiveFileStamps,
+  setArchivePages,
+  updateArchive,
+} from '../../db/repos/archives.repo.ts'
+import { AppError } from '../../errors.ts'
+import { computeArchiveId, isArchiveFile, toAbsolutePath, toContentPath } from './files.ts'
+import { insertCatalogRow, type ReadArchive } from './import.ts'
+
+/** Files read in parallel: hashing and directory reads are I/O bound. */
+const SCAN_PARALLELISM = 8
+/** Rows written per transaction. */
+const WRITE_BATCH = 250
+
+export type ScanResult = {
+  scanned: number
+  added: number
+  updated: number
+  moved: number
+  unlinked: number
+  duplicates: { path: string; existing_id: string }[]
+  unreadable: { path: string; reason: string }[]
+}
+
+type Found = { absPath: string; path: string; size: number; mtimeMs: number }
+type Read = Found & ReadArchive
+
+/** Unreadable files are remembered by (path, size, mtime) so a rescan does not retry them. */
+const knownUnreadable = new Map<string, string>()
+
+export async function listContentFiles(contentDir: string): Promise<string[]> {
+  const entries = await readdir(contentDir, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((e) => e.isFile() && isArchiveFile(e.name))
+    .map((e) => join(e.parentPath, e.name))
+}
+
+export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<ScanResult> {
+  const { contentDir } = deps.config
+  const result: ScanResult = {
+    scanned: 0, added: 0, updated: 0, moved: 0, unlinked: 0, duplicates: [], unreadable: [],
+  }
+  const files = await listContentFiles(contentDir)
+  const known = new Map(listArchiveFileStamps(deps.db).map((row) => [row.path, row]))
+  const seenPaths = new Set<string>()
+  const changed: Found[] = []
+
+  for (const absPath of files) {
+    const st = await stat(absPath).catch(() => null)
+    if (!st) continue
+    const path = toContentPath(contentDir, absPath)
+    seenPaths.add(path)
+    const row = known.get(path)
+    if (row && row.size === st.size && row.mtimeMs === Math.floor(st.mtimeMs)) continue
+    if (knownUnreadable.has(`${path}|${st.size}|${Math.floor(st.mtimeMs)}`)) continue
+    changed.push({ absPath, path, size: st.size, mtimeMs: Math.floor(st.mtimeMs) })
+  }
+  result.scanned = files.length
+
+  // Rows whose file disappeared: candidates for a move (same id found elsewhere) or unlinking.
+  const vanished = new Map<string, string>()
+  for (const [path, row] of known) if (!seenPaths.has(path)) vanished.set(row.id, path)
+
+  let done = 0
+  const batch: Read[] = []
+  const flush = () => {
+    if (batch.length === 0) return
+    tx(deps.db, () => {
+      for (const item of batch.splice(0)) applyRead(deps, item, known, vanished, result)
+    })
+  }
+  const queue = [...changed]
+  const worker = async () => {
+    for (let item = queue.shift(); item; item = queue.shift()) {
+      if (ctx?.signal.aborted) return
+      const read = await readArchiveFile(deps, item, result)
+      if (read) batch.push(read)
+      if (batch.length >= WRITE_BATCH) flush()
+      done++
+      ctx?.progress(done / Math.max(1, changed.length), { scanned: done, total: changed.length })
+    }
+  }
+  await Promise.all(Array.from({ length: SCAN_PARALLELISM }, worker))
+  flush()
+
+  tx(deps.db, () => {
+    for (const [id, path] of vanished) {
+      const row = findArchive(deps.db, id)
+      if (!row || row.path !== path || row.unlinked) continue
+      updateArchive(deps.db, id, { unlinked: true })
+      deps.search.removeArchive(id)
+      deps.reader.forget(toAbsolutePath(contentDir, path))
+      result.unlinked++
+    }
+  })
+  return result
+}
+
+async function readArchiveFile(deps: Deps, item: Found, result: ScanResult): Promise<Read | null> {
+  try {
+    const [id, pages] = await Promise.all([
+      computeArchiveId(item.absPath),
+      deps.reader.listPages(item.absPath),
+    ])
+    return { ...item, id, pages }
+  } catch (error) {
+    const reason = error instanceof AppError ? error.message : 'unreadable archive'
+    knownUnreadable.set(`${item.path}|${item.size}|${item.mtimeMs}`, reason)
+    result.unreadable.push({ path: item.path, reason })
+    return null
+  }
+}
+
+function applyRead(
+  deps: Deps,
+  item: Read,
+  known: Map<string, { id: string; path: string }>,
+  vanished: Map<string, string>,
+  result: ScanResult,
+): void {
+  const atPath = known.get(item.path)
+  const existing = findArchive(deps.db, item.id)
+  const stamps = { size: item.size, mtimeMs: item.mtimeMs, pagecount: item.pages.length, unreadable: null }
+
+  if (existing && existing.path === item.path) {
+    // Same file, changed past the hashed prefix: refresh stamps and pages, keep metadata.
+    const row = updateArchive(deps.db, item.id, { ...stamps, unlinked: false })
+    setArchivePages(deps.db, item.id, item.pages)
+    if (row) deps.search.upsertArchive(row)
+    deps.reader.forget(item.absPath)
+    result.updated++
+    return
+  }
+  if (existing && (vanished.has(item.id) || existing.unlinked)) {
+    // The file moved (or came back): follow it, keep its metadata.
+    const row = updateArchive(deps.db, item.id, { ...stamps, path: item.path, unlinked: false })
+    setArchivePages(deps.db, item.id, item.pages)
+    vanished.delete(item.id)
+    if (row) deps.search.upsertArchive(row)
+    result.moved++
+    return
+  }
+  if (existing) {
+    result.duplicates.push({ path: item.path, existing_id: item.id })
+    return
+  }
+  if (atPath && atPath.id !== item.id) {
+    // Another file replaced the old one at this path. The old row keeps its metadata, unlinked,
+    // under a path no file can have, until database/clean deletes it.
+    updateArchive(deps.db, atPath.id, { path: `${item.path}#replaced-${atPath.id}`, unlinked: true })
+    deps.search.removeArchive(atPath.id)
+    result.unlinked++
+  }
+  insertCatalogRow(deps, item.absPath, item, item)
+  result.added++
+}

@@ -1,0 +1,102 @@
+// Cover and page thumbnails: where they live, making them in the worker pool, and what a
+// thumbnail request gets (the file, a queued job, or the placeholder).
+import { existsSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Deps } from '../../deps.ts'
+import { findArchive, readArchivePages, updateArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { fail } from '../../errors.ts'
+import { toAbsolutePath } from './files.ts'
+
+export type ThumbnailOutcome =
+  | { kind: 'file'; path: string; contentType: string }
+  | { kind: 'queued'; job: number }
+  | { kind: 'placeholder' }
+
+const FORMATS = [
+  { ext: 'webp', contentType: 'image/webp' },
+  { ext: 'jpg', contentType: 'image/jpeg' },
+] as const
+
+function thumbBase(deps: Pick<Deps, 'config'>, id: string, page: number): string {
+  const dir = join(deps.config.thumbsDir, id.slice(0, 2))
+  return page <= 0 ? join(dir, id) : join(dir, id, String(page))
+}
+
+/** The existing thumbnail file of a cover (page 0) or page, in either format. */
+export function findThumbnailFile(
+  deps: Pick<Deps, 'config'>,
+  id: string,
+  page: number,
+): { path: string; contentType: string } | null {
+  const base = thumbBase(deps, id, page)
+  for (const f of FORMATS) {
+    const path = `${base}.${f.ext}`
+    if (existsSync(path)) return { path, contentType: f.contentType }
+  }
+  return null
+}
+
+function targetPath(deps: Pick<Deps, 'config' | 'settings'>, id: string, page: number): string {
+  const ext = deps.settings.get('thumbnail_format') === 'jpeg' ? 'jpg' : 'webp'
+  return `${thumbBase(deps, id, page)}.${ext}`
+}
+
+/**
+ * Makes the thumbnail of a cover (page 0 = the archive's cover page) or of page N (1-based).
+ * The cover is taken from the page stored as the archive's cover choice, default page 1.
+ */
+export async function makeThumbnail(deps: Deps, row: ArchiveRow, page: number, sourcePage?: number): Promise<string> {
+  const pages = readArchivePages(deps.db, row.id) ?? []
+  const index = (page <= 0 ? (sourcePage ?? row.coverPage) : page) - 1
+  const entry = pages[index]
+  if (entry === undefined) throw fail.bad_request(`Page ${index + 1} does not exist in this archive.`)
+  const bytes = await deps.reader.readPage(toAbsolutePath(deps.config.contentDir, row.path), entry)
+  const format = deps.settings.get('thumbnail_format') === 'jpeg' ? 'jpeg' : 'webp'
+  const out = targetPath(deps, row.id, page)
+  await deps.thumbnailer.thumbnail(bytes, out, { format })
+  // One format per thumbnail: drop the other one so a format switch takes effect.
+  for (const f of FORMATS) {
+    const other = `${thumbBase(deps, row.id, page)}.${f.ext}`
+    if (other !== out) await rm(other, { force: true })
+  }
+  if (page <= 0) {
+    const hash = new Bun.CryptoHasher('sha1').update(await Bun.file(out).bytes()).digest('hex')
+    const updated = updateArchive(deps.db, row.id, { thumbhash: hash })
+    if (updated) deps.search.upsertArchive(updated)
+  }
+  return out
+}
+
+/** GET thumbnail: the file when it exists; otherwise queue it and answer 202 or the placeholder. */
+export async function getThumbnail(
+  deps: Deps,
+  archiveId: string,
+  options: { page?: number; noFallback: boolean },
+): Promise<ThumbnailOutcome> {
+  const row = findArchive(deps.db, archiveId)
+  if (!row || row.unlinked) throw fail.bad_request(`No archive with ID ${archiveId}.`)
+  const page = options.page ?? 0
+  if (page > 0 && page > row.pagecount) throw fail.bad_request(`Page ${page} does not exist in this archive.`)
+  const existing = findThumbnailFile(deps, archiveId, page)
+  if (existing) return { kind: 'file', ...existing }
+  const job = deps.jobs.enqueue('thumbnails', { ids: [archiveId], page })
+  return options.noFallback ? { kind: 'queued', job } : { kind: 'placeholder' }
+}
+
+/** PUT thumbnail: the cover is remade from page N; returns the thumbnail's URL. */
+export async function setCover(deps: Deps, archiveId: string, page: number): Promise<string> {
+  const row = findArchive(deps.db, archiveId)
+  if (!row || row.unlinked) throw fail.bad_request(`No archive with ID ${archiveId}.`)
+  if (!Number.isInteger(page) || page < 1 || page > row.pagecount)
+    throw fail.bad_request(`Page ${page} does not exist in this archive.`)
+  await makeThumbnail(deps, row, 0, page)
+  updateArchive(deps.db, archiveId, { coverPage: page })
+  return `/api/archives/${archiveId}/thumbnail`
+}
+
+export async function deleteThumbnails(deps: Pick<Deps, 'config'>, id: string): Promise<void> {
+  const base = thumbBase(deps, id, 0)
+  for (const f of FORMATS) await rm(`${base}.${f.ext}`, { force: true })
+  await rm(base, { recursive: true, force: true })
+}

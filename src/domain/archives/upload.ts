@@ -1,0 +1,100 @@
+// Uploads: the file lands in the temp folder, is checked (checksum, format, readability, duplicate),
+// then is copied into the content folder under a temp name, fsynced, catalogued and renamed.
+// A failure at any step leaves no half file in the content folder and no orphan row.
+import { createReadStream, existsSync } from 'node:fs'
+import { copyFile, open, rename, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Deps } from '../../deps.ts'
+import { deleteArchiveRow, findArchive, findArchiveByPath, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { tx } from '../../db/client.ts'
+import { fail, AppError } from '../../errors.ts'
+import { detectFormatOf } from '../../archive/format.ts'
+import { archiveExtension, computeArchiveId, TEMP_MARKER, toContentPath } from './files.ts'
+import { insertCatalogRow, type ImportOverrides } from './import.ts'
+import { validateFileName } from './rename.ts'
+
+export type UploadInput = ImportOverrides & { file: File; checksum?: string }
+
+/** Ids being uploaded right now: a concurrent upload of the same file is a duplicate (409). */
+const inFlight = new Set<string>()
+
+async function sha1OfFile(path: string): Promise<string> {
+  const hasher = new Bun.CryptoHasher('sha1')
+  for await (const chunk of createReadStream(path)) hasher.update(chunk as Buffer)
+  return hasher.digest('hex')
+}
+
+async function headOf(path: string): Promise<Uint8Array> {
+  const handle = await open(path, 'r')
+  try {
+    const head = new Uint8Array(512)
+    const { bytesRead } = await handle.read(head, 0, 512, 0)
+    return head.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
+}
+
+async function fsyncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r+')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+export async function uploadArchive(deps: Deps, input: UploadInput): Promise<ArchiveRow> {
+  const name = validateFileName(input.file.name || '')
+  if (!archiveExtension(name)) throw fail.unsupported(`Unsupported file type: ${name}`)
+  if (input.checksum !== undefined && !/^[0-9a-fA-F]{40}$/.test(input.checksum))
+    throw fail.bad_request('file_checksum must be a SHA-1 in hex.')
+
+  const staged = join(deps.config.tempDir, `upload-${crypto.randomUUID()}`)
+  let claimed: string | null = null
+  try {
+    try {
+      await Bun.write(staged, input.file)
+    } catch (error) {
+      throw new AppError('internal', 'Could not store the upload (disk full?).', undefined, { cause: error })
+    }
+    if (input.checksum && (await sha1OfFile(staged)) !== input.checksum.toLowerCase())
+      throw fail.checksum_mismatch('Checksum mismatch: the uploaded file is not the one announced.')
+    if (!detectFormatOf(await headOf(staged))) throw fail.unsupported(`Unsupported file type: ${name}`)
+    const pages = await deps.reader.listPages(staged).catch((error: unknown) => {
+      throw fail.unprocessable(`The file cannot be read as an archive: ${(error as Error).message}`)
+    })
+    deps.reader.forget(staged)
+    const id = await computeArchiveId(staged)
+    if (inFlight.has(id) || findArchive(deps.db, id))
+      throw fail.conflict('This file already exists in the library.', { id })
+    inFlight.add(id)
+    claimed = id
+
+    const finalPath = join(deps.config.contentDir, name)
+    if (existsSync(finalPath) || findArchiveByPath(deps.db, toContentPath(deps.config.contentDir, finalPath)))
+      throw fail.conflict(`A file named ${name} already exists in the content folder.`)
+    const tempPath = join(deps.config.contentDir, `.${name}${TEMP_MARKER}${crypto.randomUUID()}`)
+    try {
+      await copyFile(staged, tempPath)
+      await fsyncFile(tempPath)
+      const st = await stat(tempPath)
+      // The row is written before the rename so the watcher's rescan finds the file already known.
+      const row = tx(deps.db, () => insertCatalogRow(deps, finalPath, st, { id, pages }, input))
+      try {
+        await rename(tempPath, finalPath)
+      } catch (error) {
+        deleteArchiveRow(deps.db, id)
+        deps.search.removeArchive(id)
+        throw error
+      }
+      deps.jobs.enqueue('thumbnails', { ids: [id], page: 0 })
+      return row
+    } finally {
+      await rm(tempPath, { force: true })
+    }
+  } finally {
+    if (claimed) inFlight.delete(claimed)
+    await rm(staged, { force: true })
+  }
+}

@@ -1,0 +1,55 @@
+// Access tokens: HS256 JWTs (jose) that carry a session family id (`fid`) and expire in hours.
+import { SignJWT, compactVerify, errors, jwtVerify } from 'jose'
+
+export const ACCESS_TTL_SECS = 4 * 60 * 60
+
+export type SessionKeys = { signingKey: Uint8Array }
+
+export async function signAccessToken(
+  keys: SessionKeys,
+  familyId: string,
+  expiresAt: number = Math.floor(Date.now() / 1000) + ACCESS_TTL_SECS,
+): Promise<string> {
+  return new SignJWT({ fid: familyId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .setExpirationTime(expiresAt)
+    .sign(keys.signingKey)
+}
+
+/** The family id of a valid, unexpired access token; null otherwise. */
+export async function verifyAccessToken(keys: SessionKeys, token: string): Promise<string | null> {
+  try {
+    const { payload } = await jwtVerify(token, keys.signingKey, { algorithms: ['HS256'] })
+    return typeof payload.fid === 'string' ? payload.fid : null
+  } catch (error) {
+    if (error instanceof errors.JOSEError) return null
+    throw error
+  }
+}
+
+/**
+ * The family id of an access token whose signature verifies, expired or not: logout must work
+ * from a stale tab, and the signature still proves we issued the token.
+ */
+export async function familyOfSignedToken(keys: SessionKeys, token: string): Promise<string | null> {
+  let payload: Uint8Array
+  try {
+    payload = (await compactVerify(token, keys.signingKey, { algorithms: ['HS256'] })).payload
+  } catch (error) {
+    if (error instanceof errors.JOSEError) return null
+    throw error
+  }
+  // A payload we signed is always our JSON; parse defensively all the same.
+  const claims = safeJson(new TextDecoder().decode(payload)) as { fid?: unknown } | null
+  return typeof claims?.fid === 'string' ? claims.fid : null
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    if (error instanceof SyntaxError) return null
+    throw error
+  }
+}

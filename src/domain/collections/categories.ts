@@ -1,0 +1,172 @@
+// Categories: static member lists (archives or Tankoubons) and dynamic ones (a stored filter).
+// Every write drops the search cache, since searches restricted to a category read it.
+import type { Deps } from '../../deps.ts'
+import { tx } from '../../db/client.ts'
+import { findArchive } from '../../db/repos/archives.repo.ts'
+import {
+  addCategoryMember,
+  categoriesHolding,
+  deleteCategoryRow,
+  findCategory,
+  insertCategory,
+  listCategoryMembers,
+  listCategoryRows,
+  membersByCategory,
+  removeCategoryMember,
+  updateCategoryRow,
+  type CategoryRow,
+} from '../../db/repos/categories.repo.ts'
+import { findTankoubon } from '../../db/repos/tankoubons.repo.ts'
+import { fail } from '../../errors.ts'
+import { isArchiveId, isTankoubonId, nextTimestampId, parseCategoryId } from '../ids.ts'
+import { inScope, type Scope } from './guest-scope.ts'
+
+export type Category = {
+  id: string
+  name: string
+  /** Filter of a dynamic category; '' for a static one. */
+  search: string
+  pinned: boolean
+  visibleToGuest: boolean
+  /** Members of a static category in insertion order; always empty for a dynamic one. */
+  archives: string[]
+}
+
+export type CategoryInput = {
+  name?: string
+  search?: string
+  pinned?: boolean
+  visibleToGuest?: boolean
+}
+
+const MAX_NAME_LENGTH = 255
+
+function toCategory(row: CategoryRow, members: string[]): Category {
+  return {
+    id: row.id,
+    name: row.name,
+    search: row.search,
+    pinned: row.pinned,
+    visibleToGuest: row.visibleToGuest,
+    archives: row.search === '' ? members : [],
+  }
+}
+
+/** Guests see only the categories flagged for them. */
+const visibleTo = (scope: Scope) => (row: CategoryRow) => scope === null || row.visibleToGuest
+
+function requireCategory(deps: Deps, rawId: string, scope: Scope = null): CategoryRow {
+  const id = parseCategoryId(rawId)
+  const row = findCategory(deps.db, id)
+  if (!row || !visibleTo(scope)(row)) throw fail.bad_request('The given category does not exist.')
+  return row
+}
+
+export function listCategories(deps: Deps, scope: Scope): Category[] {
+  const rows = listCategoryRows(deps.db).filter(visibleTo(scope))
+  const members = membersByCategory(
+    deps.db,
+    rows.map((r) => r.id),
+  )
+  return rows.map((row) => toCategory(row, members.get(row.id) ?? []))
+}
+
+export function getCategory(deps: Deps, rawId: string, scope: Scope): Category {
+  const row = requireCategory(deps, rawId, scope)
+  return toCategory(row, listCategoryMembers(deps.db, row.id))
+}
+
+function cleanName(name: string): string {
+  const clean = name.trim()
+  if (clean.length > MAX_NAME_LENGTH) throw fail.bad_request(`Category name is longer than ${MAX_NAME_LENGTH} characters.`)
+  return clean
+}
+
+export function createCategory(deps: Deps, input: CategoryInput): string {
+  const name = cleanName(input.name ?? '')
+  if (name === '') throw fail.bad_request('Category name not specified.')
+  // One immediate transaction: two concurrent creations cannot pick the same SET_ id.
+  const id = tx(deps.db, () => {
+    const id = nextTimestampId('SET_', (candidate) => findCategory(deps.db, candidate) !== undefined)
+    insertCategory(deps.db, {
+      id,
+      name,
+      search: (input.search ?? '').trim(),
+      pinned: input.pinned ?? false,
+      visibleToGuest: input.visibleToGuest ?? false,
+      createdAt: Math.floor(Date.now() / 1000),
+    })
+    return id
+  })
+  deps.search.clearCache()
+  return id
+}
+
+/** Only the fields given change; a blank name keeps the old one (as LANraragi does). */
+export function updateCategory(deps: Deps, rawId: string, input: CategoryInput): string {
+  const row = requireCategory(deps, rawId)
+  const patch: Partial<CategoryRow> = {}
+  const name = input.name === undefined ? '' : cleanName(input.name)
+  if (name !== '') patch.name = name
+  if (input.search !== undefined) patch.search = input.search.trim()
+  if (input.pinned !== undefined) patch.pinned = input.pinned
+  if (input.visibleToGuest !== undefined) patch.visibleToGuest = input.visibleToGuest
+  tx(deps.db, () => updateCategoryRow(deps.db, row.id, patch))
+  deps.search.clearCache()
+  return row.id
+}
+
+export function deleteCategory(deps: Deps, rawId: string): void {
+  const id = parseCategoryId(rawId)
+  const deleted = tx(deps.db, () => deleteCategoryRow(deps.db, id))
+  if (!deleted) throw fail.bad_request('The given category does not exist.')
+  deps.search.clearCache()
+}
+
+function parseMemberId(raw: string): string {
+  if (isTankoubonId(raw) || isArchiveId(raw)) return raw
+  throw fail.bad_request(`Invalid archive ID: ${raw.slice(0, 64)}`)
+}
+
+/** Adds an archive or Tankoubon at the end of a static category; returns a success message. */
+export function addToCategory(deps: Deps, rawId: string, rawMember: string): string {
+  const category = requireCategory(deps, rawId)
+  const memberId = parseMemberId(rawMember)
+  if (category.search !== '') {
+    throw fail.bad_request(`${category.id} is a dynamic category, can't add archives to it.`)
+  }
+  const added = tx(deps.db, () => {
+    const exists = isTankoubonId(memberId)
+      ? findTankoubon(deps.db, memberId) !== undefined
+      : findArchive(deps.db, memberId) !== undefined
+    if (!exists) throw fail.bad_request(`${memberId} does not exist in the database.`)
+    return addCategoryMember(deps.db, category.id, memberId)
+  })
+  deps.search.clearCache()
+  return added
+    ? `Added ${memberId} to category "${category.name}"!`
+    : `${memberId} already present in category "${category.name}", doing nothing.`
+}
+
+/** Removing an id that is not a member is a no-op; a dynamic category has no members. */
+export function removeFromCategory(deps: Deps, rawId: string, rawMember: string): string {
+  const category = requireCategory(deps, rawId)
+  const memberId = parseMemberId(rawMember)
+  if (category.search !== '') {
+    throw fail.bad_request(`${category.id} is a dynamic category, it doesn't contain archives.`)
+  }
+  const removed = tx(deps.db, () => removeCategoryMember(deps.db, category.id, memberId))
+  deps.search.clearCache()
+  return removed
+    ? `Removed ${memberId} from category "${category.name}"!`
+    : `${memberId} is not in category "${category.name}", doing nothing.`
+}
+
+/** Static categories listing the archive (or Tankoubon) as a member. */
+export function categoriesOfArchive(deps: Deps, rawId: string, scope: Scope): Category[] {
+  const id = parseMemberId(rawId)
+  if (!inScope(scope, id)) throw fail.not_found('No archive with this ID.')
+  return categoriesHolding(deps.db, id)
+    .filter((row) => row.search === '' && visibleTo(scope)(row))
+    .map((row) => toCategory(row, listCategoryMembers(deps.db, row.id)))
+}

@@ -1,0 +1,98 @@
+// Tankoubon edits: metadata and whole member list (only the keys sent), append, remove.
+// Each write is one immediate transaction, so concurrent appends never lose a member.
+import type { Deps } from '../../deps.ts'
+import { tx } from '../../db/client.ts'
+import { findArchive, findArchives } from '../../db/repos/archives.repo.ts'
+import {
+  appendTankMember,
+  removeTankMember,
+  replaceTankMembers,
+  updateTankoubonRow,
+  type TankoubonRow,
+} from '../../db/repos/tankoubons.repo.ts'
+import { fail } from '../../errors.ts'
+import { normalizeTags } from '../archives/tags.ts'
+import { isArchiveId, parseArchiveId } from '../ids.ts'
+import { assertUnlocked, requireTankoubon } from './tank-record.ts'
+
+export type TankoubonUpdate = {
+  archives?: string[]
+  metadata?: { name?: string; summary?: string; tags?: string }
+}
+
+const MAX_NAME_LENGTH = 255
+
+function validateArchiveList(deps: Deps, ids: string[]): string[] {
+  const seen = new Set<string>()
+  for (const id of ids) {
+    if (!isArchiveId(id)) throw fail.bad_request(`Invalid archive ID: ${String(id).slice(0, 64)}`)
+    if (seen.has(id)) throw fail.bad_request(`${id} is listed more than once.`)
+    seen.add(id)
+  }
+  const known = new Set(findArchives(deps.db, ids).map((a) => a.id))
+  const missing = ids.find((id) => !known.has(id))
+  if (missing) throw fail.bad_request(`${missing} does not exist in the database.`)
+  return ids
+}
+
+function metadataPatch(metadata: NonNullable<TankoubonUpdate['metadata']>): Partial<TankoubonRow> {
+  const patch: Partial<TankoubonRow> = {}
+  if (metadata.name !== undefined) {
+    const name = metadata.name.trim()
+    if (name === '') throw fail.bad_request('Tankoubon name cannot be empty.')
+    if (name.length > MAX_NAME_LENGTH) {
+      throw fail.bad_request(`Tankoubon name is longer than ${MAX_NAME_LENGTH} characters.`)
+    }
+    patch.name = name
+  }
+  if (metadata.summary !== undefined) patch.summary = metadata.summary
+  if (metadata.tags !== undefined) patch.tags = normalizeTags(metadata.tags)
+  return patch
+}
+
+/** Applies the keys sent; returns the success message naming the Tankoubon. */
+export function updateTankoubon(deps: Deps, rawId: string, update: TankoubonUpdate): string {
+  const row = requireTankoubon(deps, rawId)
+  const patch = update.metadata ? metadataPatch(update.metadata) : {}
+  // A new member list moves every global page: the cover goes back to the first member's.
+  if (update.archives) patch.thumbnailPage = null
+  assertUnlocked(deps, [row.id])
+  const updated = tx(deps.db, () => {
+    if (update.archives) replaceTankMembers(deps.db, row.id, validateArchiveList(deps, update.archives))
+    return updateTankoubonRow(deps.db, row.id, patch)
+  })
+  deps.search.refreshTankoubon(row.id)
+  return `Updated tankoubon "${updated?.name ?? row.name}"!`
+}
+
+export function appendToTankoubon(deps: Deps, rawId: string, rawArchive: string): string {
+  const row = requireTankoubon(deps, rawId)
+  const archiveId = parseArchiveId(rawArchive)
+  assertUnlocked(deps, [row.id])
+  const { archive, added } = tx(deps.db, () => {
+    const archive = findArchive(deps.db, archiveId)
+    if (!archive) throw fail.bad_request(`${archiveId} does not exist in the database.`)
+    return { archive, added: appendTankMember(deps.db, row.id, archiveId) }
+  })
+  if (!added) return `"${archive.title}" is already in tankoubon "${row.name}", doing nothing.`
+  deps.search.refreshTankoubon(row.id)
+  return `Added "${archive.title}" to tankoubon "${row.name}"!`
+}
+
+/** Removing works for a member whose archive has vanished; a non-member is a 400. */
+export function removeFromTankoubon(deps: Deps, rawId: string, rawArchive: string): string {
+  const row = requireTankoubon(deps, rawId)
+  const archiveId = parseArchiveId(rawArchive)
+  assertUnlocked(deps, [row.id])
+  const removed = tx(deps.db, () => {
+    if (!removeTankMember(deps.db, row.id, archiveId)) return false
+    updateTankoubonRow(deps.db, row.id, { thumbnailPage: null })
+    return true
+  })
+  if (!removed) throw fail.bad_request(`${archiveId} not in tankoubon ${row.id}, doing nothing.`)
+  deps.search.refreshTankoubon(row.id)
+  const title = findArchive(deps.db, archiveId)?.title
+  return title === undefined
+    ? `Removed ${archiveId} from tankoubon "${row.name}"!`
+    : `Removed "${title}" from tankoubon "${row.name}"!`
+}

@@ -1,0 +1,28 @@
+// Parsing of loosely typed query values the way LANraragi clients send them.
+import { fail } from '../errors.ts'
+
+/** 'true'/'1' -> true, 'false'/'0'/'' -> false, absent -> fallback; anything else is a 400. */
+export function parseFlag(value: string | undefined, name: string, fallback = false): boolean {
+  if (value === undefined) return fallback
+  const v = value.trim().toLowerCase()
+  if (v === 'true' || v === '1' || v === 'on' || v === 'yes') return true
+  if (v === 'false' || v === '0' || v === '' || v === 'off' || v === 'no') return false
+  throw fail.bad_request(`${name} must be true or false.`)
+}
+
+/** A whole number within bounds; absent -> fallback (or 400 when there is none). */
+export function parseInteger(
+  value: string | undefined,
+  name: string,
+  options: { min?: number; max?: number; fallback?: number } = {},
+): number {
+  if (value === undefined || value === '') {
+    if (options.fallback !== undefined) return options.fallback
+    throw fail.bad_request(`Missing ${name}.`)
+  }
+  if (!/^-?\d{1,15}$/.test(value.trim())) throw fail.bad_request(`${name} must be an integer.`)
+  const n = Number(value.trim())
+  if (options.min !== undefined && n < options.min) throw fail.bad_request(`${name} must be at least ${options.min}.`)
+  if (options.max !== undefined && n > options.max) throw fail.bad_request(`${name} must be at most ${options.max}.`)
+  return n
+}

@@ -1,0 +1,27 @@
+// `extract`: (re)builds the page cache of one archive in the background (RAR, 7z, compressed tar).
+import type { Deps } from '../../deps.ts'
+import { defineJob } from '../queue.ts'
+import { findArchive, setArchivePages, updateArchive } from '../../db/repos/archives.repo.ts'
+import { toAbsolutePath } from '../../domain/archives/files.ts'
+import { fail } from '../../errors.ts'
+
+export const extractJob = (deps: Deps) =>
+  defineJob<{ id: string; force?: boolean }>({
+    name: 'extract',
+    concurrency: 1,
+    uniqueKey: (args) => `extract:${args.id}`,
+    async run(ctx, args) {
+      const row = findArchive(deps.db, args.id)
+      if (!row) throw fail.not_found(`Archive ${args.id} no longer exists.`)
+      const absPath = toAbsolutePath(deps.config.contentDir, row.path)
+      if (args.force) deps.reader.forget(absPath)
+      const pages = await deps.reader.listPages(absPath)
+      ctx.progress(0.5)
+      // Warm the first page: for extracted formats this fills the page cache.
+      if (pages[0] !== undefined) await deps.reader.readPage(absPath, pages[0])
+      setArchivePages(deps.db, row.id, pages)
+      const updated = updateArchive(deps.db, row.id, { pagecount: pages.length })
+      if (updated) deps.search.upsertArchive(updated)
+      return { id: row.id, pages: pages.length }
+    },
+  })

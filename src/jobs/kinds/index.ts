@@ -1,0 +1,10 @@
+// Registers every job kind with the queue.
+import type { Deps } from '../../deps.ts'
+import { rescanJob } from './rescan.ts'
+import { thumbnailsJob, regenThumbsJob } from './thumbnails.ts'
+import { extractJob } from './extract.ts'
+
+export function registerJobKinds(deps: Deps): void {
+  for (const kind of [rescanJob(deps), thumbnailsJob(deps), regenThumbsJob(deps), extractJob(deps)])
+    deps.jobs.register(kind)
+}

@@ -1,0 +1,73 @@
+// `thumbnails`: covers (page 0) or page thumbnails of the given archives, two in flight.
+// `regen_thumbs`: covers of every archive, all of them (force) or only the missing ones.
+import type { Deps } from '../../deps.ts'
+import { findArchive, listArchives } from '../../db/repos/archives.repo.ts'
+import { defineJob, type JobContext } from '../queue.ts'
+import { findThumbnailFile, makeThumbnail } from '../../domain/archives/thumbnails.ts'
+
+/** sharp gains from two operations in flight on two cores (STACK-NOTES). */
+const IN_FLIGHT = 2
+
+export type ThumbnailArgs = {
+  ids?: string[]
+  /** 0 = cover (default); N = page N; 'all' = every page of each archive. */
+  page?: number | 'all'
+  force?: boolean
+}
+
+type Task = { id: string; page: number }
+
+async function runTasks(deps: Deps, ctx: JobContext, tasks: Task[], force: boolean) {
+  let done = 0
+  let made = 0
+  const failed: { id: string; page: number; error: string }[] = []
+  const queue = [...tasks]
+  const worker = async () => {
+    for (let task = queue.shift(); task; task = queue.shift()) {
+      if (ctx.signal.aborted) return
+      const row = findArchive(deps.db, task.id)
+      if (row && !row.unlinked && (force || !findThumbnailFile(deps, task.id, task.page))) {
+        try {
+          await makeThumbnail(deps, row, task.page)
+          made++
+        } catch (error) {
+          failed.push({ id: task.id, page: task.page, error: (error as Error).message })
+          ctx.log.warn('thumbnail failed', { id: task.id, page: task.page, error: (error as Error).message })
+        }
+      }
+      done++
+      ctx.progress(done / Math.max(1, tasks.length), { progress: done, pages: tasks.length, total: tasks.length })
+    }
+  }
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker))
+  return { total: tasks.length, made, failed }
+}
+
+export const thumbnailsJob = (deps: Deps) =>
+  defineJob<ThumbnailArgs>({
+    name: 'thumbnails',
+    concurrency: 1,
+    uniqueKey: (args) => `thumbnails:${JSON.stringify(args)}`,
+    async run(ctx, args) {
+      const ids = args.ids ?? listArchives(deps.db).map((row) => row.id)
+      const tasks: Task[] = []
+      for (const id of ids) {
+        if (args.page === 'all') {
+          const count = findArchive(deps.db, id)?.pagecount ?? 0
+          for (let page = 1; page <= count; page++) tasks.push({ id, page })
+        } else tasks.push({ id, page: args.page ?? 0 })
+      }
+      return runTasks(deps, ctx, tasks, args.force ?? false)
+    },
+  })
+
+export const regenThumbsJob = (deps: Deps) =>
+  defineJob<{ force?: boolean }>({
+    name: 'regen_thumbs',
+    concurrency: 1,
+    uniqueKey: (args) => `regen_thumbs:${args.force ? 1 : 0}`,
+    async run(ctx, args) {
+      const tasks = listArchives(deps.db).map((row) => ({ id: row.id, page: 0 }))
+      return runTasks(deps, ctx, tasks, args.force ?? false)
+    },
+  })

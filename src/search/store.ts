@@ -1,0 +1,191 @@
+// The searchable documents (archives and Tankoubons) in slot-indexed arrays: lower-cased titles
+// for substring scans, tag ids for the posting lists, and the numbers and flags filters read.
+// A slot is reused after its document goes; `slotOf` maps ids to slots.
+import { naturalCompare } from '../domain/natural-sort.ts'
+import { foldCase } from './query.ts'
+import type { Vocabulary } from './vocabulary.ts'
+
+export const ARCHIVE = 0
+export const TANK = 1
+export type DocKind = typeof ARCHIVE | typeof TANK
+
+/** Namespaces that do not make an archive "tagged" (LANraragi's list). */
+export const UNTAGGED_IGNORED = new Set([
+  'artist',
+  'parody',
+  'series',
+  'language',
+  'event',
+  'group',
+  'date_added',
+  'timestamp',
+  'source',
+])
+
+export type DocInput = {
+  id: string
+  kind: DocKind
+  title: string
+  /** Lower-cased tags in their stored order, duplicates removed. */
+  tags: string[]
+  pagecount: number
+  progress: number
+  lastread: number
+  isnew: boolean
+}
+
+export type Store = ReturnType<typeof createStore>
+
+export function createStore(vocab: Vocabulary) {
+  const ids: string[] = []
+  const kind: DocKind[] = []
+  const title: string[] = []
+  const titleLower: string[] = []
+  const titleColon: boolean[] = []
+  const tagIds: number[][] = []
+  const pagecount: number[] = []
+  const progress: number[] = []
+  const lastread: number[] = []
+  const isnew: boolean[] = []
+  const untagged: boolean[] = []
+  const alive: boolean[] = []
+  /** Archives: how many Tankoubons hold it. Tankoubons: how many of their members exist. */
+  const groupCount: number[] = []
+  const slotOf = new Map<string, number>()
+  const free: number[] = []
+  /** Title order: slots sorted by natural title order, then id (the tie-break of every sort). */
+  const byTitle: number[] = []
+  /** Bumped on every change: caches compare it. */
+  let version = 0
+
+  const compareSlots = (a: number, b: number) =>
+    naturalCompare(title[a]!, title[b]!) || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0)
+
+  const titlePosition = (slot: number) => {
+    let lo = 0
+    let hi = byTitle.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (compareSlots(byTitle[mid]!, slot) < 0) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  const internTags = (tags: string[]) => {
+    const out: number[] = []
+    const seen = new Set<number>()
+    for (const tag of tags) {
+      const id = vocab.intern(tag)
+      if (seen.has(id)) continue
+      seen.add(id)
+      out.push(id)
+    }
+    return out
+  }
+
+  const sameIds = (a: number[], b: number[]) => a.length === b.length && a.every((v, i) => v === b[i])
+
+  const isUntagged = (ids: number[]) => {
+    for (const id of ids) {
+      const tag = vocab.tag(id)
+      const colon = tag.indexOf(':')
+      if (colon <= 0 || !UNTAGGED_IGNORED.has(tag.slice(0, colon).trim())) return false
+    }
+    return true
+  }
+
+  return {
+    ids,
+    kind,
+    title,
+    titleLower,
+    titleColon,
+    tagIds,
+    pagecount,
+    progress,
+    lastread,
+    isnew,
+    untagged,
+    alive,
+    groupCount,
+    slotOf,
+    byTitle,
+    get capacity() {
+      return ids.length
+    },
+    get version() {
+      return version
+    },
+    touch() {
+      version++
+    },
+
+    /** Inserts or updates a document; `bulk` skips the title order (sortTitles() follows). */
+    put(doc: DocInput, bulk = false): number {
+      version++
+      const newTags = internTags(doc.tags)
+      let slot = slotOf.get(doc.id)
+      if (slot === undefined) {
+        slot = free.pop() ?? ids.length
+        slotOf.set(doc.id, slot)
+        ids[slot] = doc.id
+        kind[slot] = doc.kind
+        tagIds[slot] = []
+        groupCount[slot] = 0
+        alive[slot] = true
+        title[slot] = doc.title
+        titleLower[slot] = foldTitle(doc.title)
+        titleColon[slot] = titleLower[slot]!.includes(':')
+        if (!bulk) byTitle.splice(titlePosition(slot), 0, slot)
+      } else if (title[slot] !== doc.title) {
+        byTitle.splice(titlePosition(slot), 1)
+        title[slot] = doc.title
+        titleLower[slot] = foldTitle(doc.title)
+        titleColon[slot] = titleLower[slot]!.includes(':')
+        byTitle.splice(titlePosition(slot), 0, slot)
+      }
+      const oldTags = tagIds[slot]!
+      if (!sameIds(oldTags, newTags)) {
+        for (const id of oldTags) vocab.removePosting(id, slot)
+        for (const id of newTags) vocab.addPosting(id, slot)
+        tagIds[slot] = newTags
+      }
+      pagecount[slot] = doc.pagecount
+      progress[slot] = doc.progress
+      lastread[slot] = doc.lastread
+      isnew[slot] = doc.isnew
+      untagged[slot] = isUntagged(newTags)
+      return slot
+    },
+
+    remove(id: string): number | undefined {
+      const slot = slotOf.get(id)
+      if (slot === undefined) return undefined
+      version++
+      byTitle.splice(titlePosition(slot), 1)
+      for (const tag of tagIds[slot]!) vocab.removePosting(tag, slot)
+      slotOf.delete(id)
+      alive[slot] = false
+      tagIds[slot] = []
+      title[slot] = ''
+      titleLower[slot] = ''
+      ids[slot] = ''
+      free.push(slot)
+      return slot
+    },
+
+    /** After a bulk load: one sort instead of an insertion per document. */
+    sortTitles() {
+      byTitle.length = 0
+      for (let s = 0; s < ids.length; s++) if (alive[s]) byTitle.push(s)
+      byTitle.sort(compareSlots)
+    },
+
+    compareSlots,
+  }
+}
+
+export function foldTitle(value: string): string {
+  return foldCase(value).trim()
+}

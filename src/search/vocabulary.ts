@@ -1,0 +1,104 @@
+// The tag vocabulary: every distinct lower-cased tag once, kept sorted, each with its posting
+// list (the document slots carrying it). Tag terms expand against this list, never against
+// every document: a namespace prefix is a binary-searched range, an exact tag a map lookup.
+import type { TextTerm } from './query.ts'
+import type { TermMatcher } from './pattern.ts'
+
+export type Vocabulary = ReturnType<typeof createVocabulary>
+
+export function createVocabulary() {
+  const tags: string[] = []
+  const postings: number[][] = []
+  const idByTag = new Map<string, number>()
+  /** Tag ids by the value part of namespaced tags, for exact terms without a namespace. */
+  const idsByValue = new Map<string, number[]>()
+  /** Tag ids in code-unit order of their text, so every prefix is one contiguous range. */
+  let sorted: number[] = []
+  let sealed = true
+
+  const compareAt = (i: number, text: string) => {
+    const t = tags[sorted[i]!]!
+    return t < text ? -1 : t > text ? 1 : 0
+  }
+
+  const lowerBound = (text: string) => {
+    let lo = 0
+    let hi = sorted.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (compareAt(mid, text) < 0) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  return {
+    get size() {
+      return tags.length
+    },
+    tag: (id: number): string => tags[id]!,
+    postings: (id: number): number[] => postings[id]!,
+    idOf: (tag: string): number | undefined => idByTag.get(tag),
+
+    /** Bulk loading: new tags are appended and sorted once by seal(). */
+    unseal() {
+      sealed = false
+    },
+    seal() {
+      sorted = Array.from(tags.keys()).sort((a, b) => (tags[a]! < tags[b]! ? -1 : tags[a]! > tags[b]! ? 1 : 0))
+      sealed = true
+    },
+
+    /** Id of a lower-cased tag, adding it when new. */
+    intern(tag: string): number {
+      const known = idByTag.get(tag)
+      if (known !== undefined) return known
+      const id = tags.length
+      tags.push(tag)
+      postings.push([])
+      idByTag.set(tag, id)
+      const colon = tag.indexOf(':')
+      if (colon > 0) {
+        const value = tag.slice(colon + 1).trim()
+        const list = idsByValue.get(value)
+        if (list) list.push(id)
+        else idsByValue.set(value, [id])
+      }
+      if (sealed) sorted.splice(lowerBound(tag), 0, id)
+      return id
+    },
+
+    addPosting(id: number, slot: number) {
+      postings[id]!.push(slot)
+    },
+
+    removePosting(id: number, slot: number) {
+      const list = postings[id]!
+      const at = list.lastIndexOf(slot)
+      if (at === -1) return
+      list[at] = list[list.length - 1]!
+      list.pop()
+    },
+
+    /** Ids of the tags a term matches. */
+    matchingTags(term: TextTerm, matcher: TermMatcher): number[] {
+      if (term.exact && !term.wildcard) {
+        const out: number[] = []
+        const whole = idByTag.get(term.text)
+        if (whole !== undefined) out.push(whole)
+        if (!term.namespaced) for (const id of idsByValue.get(term.text) ?? []) if (id !== whole) out.push(id)
+        return out
+      }
+      const out: number[] = []
+      const prefix = matcher.tagPrefix
+      const start = prefix ? lowerBound(prefix) : 0
+      for (let i = start; i < sorted.length; i++) {
+        const id = sorted[i]!
+        const tag = tags[id]!
+        if (prefix && !tag.startsWith(prefix)) break
+        if (matcher.tag(tag)) out.push(id)
+      }
+      return out
+    },
+  }
+}

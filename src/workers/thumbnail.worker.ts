@@ -1,0 +1,72 @@
+// Runs inside a Bun Worker: sharp resizes pages to thumbnails and reads image headers.
+import { mkdir, rename, rm } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import sharp from 'sharp'
+import { AppError, fail } from '../errors.ts'
+import { MAX_IMAGE_PIXELS } from '../archive/limits.ts'
+import { serveCalls } from './protocol.ts'
+
+export type ThumbnailRequest =
+  | { kind: 'thumbnail'; input: Uint8Array; outPath: string; format: 'webp' | 'jpeg'; height: number }
+  | { kind: 'dimensions'; input: Uint8Array }
+
+export type ThumbnailResult = { width: number; height: number } | null
+
+// Parallelism comes from the pool's workers; more libvips threads per worker only contend.
+sharp.concurrency(1)
+
+const decodeOptions = {
+  limitInputPixels: MAX_IMAGE_PIXELS,
+  // Scanned pages often carry slightly broken JPEG data that every viewer still shows.
+  failOn: 'none',
+  autoOrient: true,
+} as const
+
+const undecodable = (err: unknown): AppError =>
+  new AppError('unprocessable', `undecodable image: ${(err as Error).message}`, undefined, {
+    cause: err,
+  })
+
+async function makeThumbnail(request: Extract<ThumbnailRequest, { kind: 'thumbnail' }>) {
+  const pipeline = sharp(request.input, decodeOptions).resize({
+    height: request.height,
+    withoutEnlargement: true,
+  })
+  const encoded =
+    request.format === 'webp'
+      ? pipeline.webp({ effort: 2 })
+      : pipeline.jpeg({ quality: 85, mozjpeg: false })
+  const bytes = await encoded.toBuffer().catch((err) => {
+    throw undecodable(err)
+  })
+  await mkdir(dirname(request.outPath), { recursive: true })
+  // Readers never see a half-written thumbnail: write aside, then rename over.
+  const tmp = `${request.outPath}.tmp-${crypto.randomUUID()}`
+  try {
+    await Bun.write(tmp, bytes)
+    await rename(tmp, request.outPath)
+  } catch (err) {
+    await rm(tmp, { force: true })
+    throw err
+  }
+}
+
+async function readDimensions(input: Uint8Array): Promise<{ width: number; height: number }> {
+  const meta = await sharp(input, decodeOptions).metadata().catch((err) => {
+    throw undecodable(err)
+  })
+  // Browsers lay pages out EXIF-rotated, so report the oriented size.
+  const { width, height } = meta.autoOrient ?? meta
+  if (!width || !height) throw fail.unprocessable('undecodable image: no dimensions')
+  if (width * height > MAX_IMAGE_PIXELS)
+    throw fail.unprocessable(`image exceeds ${MAX_IMAGE_PIXELS} pixels`)
+  return { width, height }
+}
+
+serveCalls<ThumbnailRequest, ThumbnailResult>(async (request) => {
+  if (request.kind === 'thumbnail') {
+    await makeThumbnail(request)
+    return null
+  }
+  return readDimensions(request.input)
+})

@@ -1,0 +1,26 @@
+// The Thumbnailer: sharp in a pool of Bun Workers, so resizing never blocks the HTTP loop.
+import type { Thumbnailer } from '../archive/types.ts'
+import { createWorkerPool } from './pool.ts'
+import type { ThumbnailRequest, ThumbnailResult } from './thumbnail.worker.ts'
+
+const DEFAULT_HEIGHT = 500
+
+export function createThumbnailer(options: { workers?: number } = {}): Thumbnailer {
+  const pool = createWorkerPool<ThumbnailRequest, ThumbnailResult>({
+    url: new URL('./thumbnail.worker.ts', import.meta.url),
+    size: options.workers ?? 2,
+    // Two in flight per worker overlap one decode with the other's file write.
+    callsPerWorker: 2,
+    crashMessage: 'thumbnail worker crashed',
+  })
+  return {
+    async thumbnail(input, outPath, { format, height = DEFAULT_HEIGHT }) {
+      await pool.run({ kind: 'thumbnail', input, outPath, format, height })
+    },
+    async dimensions(input) {
+      const size = await pool.run({ kind: 'dimensions', input })
+      return size!
+    },
+    close: () => pool.close(),
+  }
+}

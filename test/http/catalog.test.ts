@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'bun:test'
+import { existsSync } from 'node:fs'
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { makeCbz } from '../helpers/fixtures.ts'
+
+type Wire = Record<string, any>
+
+async function rescan(app: TestServer, cookie: string): Promise<Wire> {
+  const res = await app.req('/api/shinobu/rescan', { method: 'POST', cookie })
+  expect(res.status).toBe(200)
+  const { job } = (await res.json()) as Wire
+  const row = await app.deps.jobs.waitFor(job)
+  return JSON.parse(row.result ?? '{}')
+}
+
+async function titles(app: TestServer, cookie: string): Promise<string[]> {
+  const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
+  return list.map((a) => a.title).sort()
+}
+
+describe('POST /api/shinobu/rescan', () => {
+  it('follows added, moved, changed and deleted files and reports duplicates', async () => {
+    await using app = await startTestServer({
+      beforeStart: (content) => makeCbz(join(content, 'One.cbz'), { pages: 2 }),
+    })
+    await app.idle()
+    const cookie = await app.login()
+    expect(await titles(app, cookie)).toEqual(['One'])
+    const [one] = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
+
+    await makeCbz(join(app.contentDir, 'Two.cbz'), { pages: 4 })
+    let result = await rescan(app, cookie)
+    expect(result.added).toBe(1)
+    expect(await titles(app, cookie)).toEqual(['One', 'Two'])
+
+    // Unchanged files are not re-read.
+    result = await rescan(app, cookie)
+    expect(result).toMatchObject({ added: 0, updated: 0, moved: 0 })
+
+    // A move keeps the id and its metadata.
+    await app.req(`/api/archives/${one!.arcid}/metadata?tags=artist:kept`, { method: 'PUT', cookie })
+    await mkdir(join(app.contentDir, 'moved'), { recursive: true })
+    await rename(join(app.contentDir, 'One.cbz'), join(app.contentDir, 'moved', 'One.cbz'))
+    result = await rescan(app, cookie)
+    expect(result.moved).toBe(1)
+    const meta = (await (await app.req(`/api/archives/${one!.arcid}/metadata`, { cookie })).json()) as Wire
+    expect(meta.tags).toBe('artist:kept')
+
+    // A second copy of a file is reported, not merged.
+    await copyFile(join(app.contentDir, 'Two.cbz'), join(app.contentDir, 'Two copy.cbz'))
+    result = await rescan(app, cookie)
+    expect(result.duplicates).toEqual([{ path: 'Two copy.cbz', existing_id: expect.stringMatching(/^[0-9a-f]{40}$/) }])
+    expect(await titles(app, cookie)).toEqual(['One', 'Two'])
+
+    // A deleted file disappears from listings.
+    await rm(join(app.contentDir, 'moved', 'One.cbz'))
+    result = await rescan(app, cookie)
+    expect(result.unlinked).toBe(1)
+    expect(await titles(app, cookie)).toEqual(['Two'])
+    expect((await app.req(`/api/archives/${one!.arcid}/metadata`, { cookie })).status).toBe(400)
+
+    // database/clean: the hidden row is deleted on the next run.
+    const clean = (await (await app.req('/api/database/clean', { method: 'POST', cookie })).json()) as Wire
+    expect(clean).toMatchObject({ operation: 'clean_database', success: 1, deleted: 1, unlinked: 0 })
+  })
+})
+
+describe('DELETE /api/archives/:id and batch delete', () => {
+  it('deletes metadata and file, and reports per-id results in a batch', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => {
+        await makeCbz(join(content, 'A.cbz'), { pages: 1 })
+        await makeCbz(join(content, 'B.cbz'), { pages: 2 })
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
+    const a = list.find((x) => x.title === 'A')!
+    const b = list.find((x) => x.title === 'B')!
+    const res = await app.req(`/api/archives/${a.arcid}`, { method: 'DELETE', cookie })
+    expect(await res.json()).toEqual({ operation: 'delete_archive', success: 1, filename: 'A.cbz', id: a.arcid })
+    expect(existsSync(join(app.contentDir, 'A.cbz'))).toBe(false)
+    expect((await app.req(`/api/archives/${a.arcid}`, { method: 'DELETE', cookie })).status).toBe(400)
+
+    const batch = (await (
+      await app.req('/api/archives', { method: 'DELETE', cookie, json: { ids: [b.arcid, a.arcid, 'nope'] } })
+    ).json()) as Wire
+    expect(batch.success).toBe(1)
+    expect(batch.results).toEqual([
+      { id: b.arcid, success: 1 },
+      { id: a.arcid, success: 0, error: expect.any(String) },
+      { id: 'nope', success: 0, error: expect.any(String) },
+    ])
+    expect(existsSync(join(app.contentDir, 'B.cbz'))).toBe(false)
+    const bad = await app.req('/api/archives', { method: 'DELETE', cookie, json: { nope: 1 } })
+    expect(bad.status).toBe(400)
+  })
+})
+
+describe('PUT /api/archives/:id/rename', () => {
+  it('renames the file and its sidecar patch together; 409 when the name is taken', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => {
+        await makeCbz(join(content, 'Old.cbz'), { pages: 1 })
+        await makeCbz(join(content, 'Taken.cbz'), { pages: 2 })
+        await makeCbz(join(content, 'Old.patch.zip'), { pages: 1 })
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
+    expect(list.map((a) => a.title).sort()).toEqual(['Old', 'Taken'])
+    const old = list.find((x) => x.title === 'Old')!
+    const taken = await app.req(`/api/archives/${old.arcid}/rename`, { method: 'PUT', cookie, json: { filename: 'Taken.cbz' } })
+    expect(taken.status).toBe(409)
+    const traversal = await app.req(`/api/archives/${old.arcid}/rename`, { method: 'PUT', cookie, json: { filename: '../escape.cbz' } })
+    expect(traversal.status).toBe(400)
+    const res = await app.req(`/api/archives/${old.arcid}/rename`, { method: 'PUT', cookie, json: { filename: 'New' } })
+    expect(await res.json()).toMatchObject({ operation: 'rename_archive', success: 1, filename: 'New.cbz' })
+    expect(existsSync(join(app.contentDir, 'New.cbz'))).toBe(true)
+    expect(existsSync(join(app.contentDir, 'New.patch.zip'))).toBe(true)
+    expect(existsSync(join(app.contentDir, 'Old.cbz'))).toBe(false)
+    const meta = (await (await app.req(`/api/archives/${old.arcid}/metadata`, { cookie })).json()) as Wire
+    expect(meta.filename).toBe('New')
+    const page = await app.req(`/api/archives/${old.arcid}/page?path=001.jpg`, { cookie })
+    expect(page.status).toBe(200)
+  })
+})

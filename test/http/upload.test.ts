@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'bun:test'
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { makeCbz } from '../helpers/fixtures.ts'
+
+type Wire = Record<string, any>
+
+async function upload(app: TestServer, cookie: string, bytes: Uint8Array, name: string, fields: Record<string, string> = {}) {
+  const form = new FormData()
+  form.set('file', new File([bytes], name))
+  for (const [k, v] of Object.entries(fields)) form.set(k, v)
+  return app.req('/api/archives/upload', { method: 'PUT', body: form, cookie })
+}
+
+describe('PUT /api/archives/upload', () => {
+  it('catalogues an upload with its metadata and refuses bad ones with the spec statuses', async () => {
+    await using app = await startTestServer()
+    await app.idle()
+    const cookie = await app.login()
+    const source = join(app.root, 'source.cbz')
+    await makeCbz(source, { pages: 2 })
+    const bytes = await Bun.file(source).bytes()
+    const sha1 = new Bun.CryptoHasher('sha1').update(bytes).digest('hex')
+
+    const mismatch = await upload(app, cookie, bytes, 'Up.cbz', { file_checksum: '0'.repeat(40) })
+    expect(mismatch.status).toBe(417)
+    expect(await mismatch.json()).toMatchObject({ operation: 'upload_archive', success: 0 })
+
+    const res = await upload(app, cookie, bytes, 'Up.cbz', { file_checksum: sha1, title: 'Uploaded', tags: 'artist:me', summary: 's' })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as Wire
+    expect(body).toMatchObject({ operation: 'upload_archive', success: 1 })
+    expect(body.id).toMatch(/^[0-9a-f]{40}$/)
+    expect(existsSync(join(app.contentDir, 'Up.cbz'))).toBe(true)
+    const meta = (await (await app.req(`/api/archives/${body.id}/metadata`, { cookie })).json()) as Wire
+    expect(meta).toMatchObject({ title: 'Uploaded', summary: 's', pagecount: 2 })
+    expect(meta.tags).toMatch(/^artist:me, date_added:\d+$/)
+
+    const dup = await upload(app, cookie, bytes, 'Other name.cbz')
+    expect(dup.status).toBe(409)
+    expect(await dup.json()).toMatchObject({ success: 0, id: body.id })
+
+    const unsupported = await upload(app, cookie, new TextEncoder().encode('hello'), 'notes.txt')
+    expect(unsupported.status).toBe(415)
+
+    const unreadable = await upload(app, cookie, new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6]), 'bad.cbz')
+    expect(unreadable.status).toBe(422)
+
+    const noFile = await app.req('/api/archives/upload', { method: 'PUT', body: new FormData(), cookie })
+    expect(noFile.status).toBe(400)
+
+    // No temp leftovers in the content folder after failures.
+    expect(readdirSync(app.contentDir).sort()).toEqual(['Up.cbz'])
+  })
+
+  it('lets only one of two concurrent uploads of the same file in', async () => {
+    await using app = await startTestServer()
+    await app.idle()
+    const cookie = await app.login()
+    const source = join(app.root, 'same.cbz')
+    await makeCbz(source, { pages: 3 })
+    const bytes = await Bun.file(source).bytes()
+    const results = await Promise.all([upload(app, cookie, bytes, 'Same.cbz'), upload(app, cookie, bytes, 'Same.cbz')])
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409])
+    expect(readdirSync(app.contentDir)).toEqual(['Same.cbz'])
+  })
+
+  it('needs admin credentials', async () => {
+    await using app = await startTestServer()
+    const res = await upload(app, '', new Uint8Array([1]), 'x.cbz')
+    expect(res.status).toBe(401)
+  })
+})
