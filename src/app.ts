@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia'
 import type { Deps } from './deps.ts'
 import { requestContext } from './http/context.ts'
+import { cors } from './http/cors.ts'
 import { infoRoutes } from './http/routes/info.ts'
 import { authRoutes } from './http/routes/auth.ts'
 import { settingsRoutes } from './http/routes/settings.ts'
@@ -15,6 +16,7 @@ import { databaseRoutes } from './http/routes/database.ts'
 
 export function createApp(deps: Deps) {
   return new Elysia()
+    .use(cors(deps))
     .use(requestContext(deps))
     .use(infoRoutes(deps))
     .use(authRoutes(deps))

@@ -42,7 +42,8 @@ export function selectPages(entries: Iterable<EntryName>): string[] {
   for (const entry of entries) {
     if (++count > MAX_ENTRIES) throw fail.unprocessable(`more than ${MAX_ENTRIES} entries`)
     const reason = unsafeReason(entry.name)
-    if (reason) throw fail.unprocessable(`unsafe entry name: ${JSON.stringify(entry.name)} (${reason})`)
+    if (reason)
+      throw fail.unprocessable(`unsafe entry name: ${JSON.stringify(entry.name)} (${reason})`)
     if (!entry.isDirectory && isPageName(entry.name)) pages.add(entry.name)
   }
   return [...pages].sort(naturalCompare)

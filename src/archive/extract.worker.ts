@@ -6,13 +6,19 @@ import {
   getWasmModule,
   type LibarchiveModule,
 } from 'libarchive.js/src/webworker/wasm-module.js'
-import { fail } from '../errors.ts'
+import { AppError, fail } from '../errors.ts'
 import { serveCalls } from '../workers/protocol.ts'
 import { isPageName, normalizeEntryName, selectPages, unsafeReason } from './entries.ts'
-import { MAX_ENTRIES, MAX_ENTRY_BYTES, MAX_LIBARCHIVE_FILE_BYTES, MAX_TOTAL_BYTES } from './limits.ts'
+import {
+  MAX_ENTRIES,
+  MAX_ENTRY_BYTES,
+  MAX_LIBARCHIVE_FILE_BYTES,
+  MAX_TOTAL_BYTES,
+} from './limits.ts'
 import type { Manifest } from './page-cache.ts'
 
-export type ExtractRequest = { path: string; outDir: string }
+/** `maxBytes`: bound of unpacked pages (the page cache could not hold more anyway). */
+export type ExtractRequest = { path: string; outDir: string; maxBytes: number }
 export type ExtractResult = Manifest
 
 const REGULAR_FILE = 0o100000
@@ -41,11 +47,20 @@ function loadFile(mod: LibarchiveModule, path: string): { ptr: number; length: n
   }
 }
 
-function extract({ path, outDir }: ExtractRequest): Promise<ExtractResult> {
-  return wasm.then((mod) => extractWith(mod, path, outDir))
+async function extract(request: ExtractRequest): Promise<ExtractResult> {
+  const mod = await wasm
+  try {
+    return extractWith(mod, request)
+  } catch (err) {
+    if (err instanceof AppError) throw err
+    // A WASM trap can leave the module's memory inconsistent: answer, then let the pool
+    // replace this worker with a fresh one.
+    setTimeout(() => process.exit(1), 10)
+    throw new AppError('unprocessable', `corrupt archive: ${(err as Error).message}`)
+  }
 }
 
-function extractWith(mod: LibarchiveModule, path: string, outDir: string): ExtractResult {
+function extractWith(mod: LibarchiveModule, { path, outDir, maxBytes }: ExtractRequest) {
   const calls = mod.runCode
   const file = loadFile(mod, path)
   const archive = calls.openArchive(file.ptr, file.length, null, 'en_US.UTF-8')
@@ -71,8 +86,8 @@ function extractWith(mod: LibarchiveModule, path: string, outDir: string): Extra
       if (size > MAX_ENTRY_BYTES)
         throw fail.unprocessable(`entry ${JSON.stringify(name)} exceeds ${MAX_ENTRY_BYTES} bytes`)
       bytes += size
-      if (bytes > MAX_TOTAL_BYTES)
-        throw fail.unprocessable(`archive content exceeds ${MAX_TOTAL_BYTES} bytes`)
+      if (bytes > Math.min(maxBytes, MAX_TOTAL_BYTES))
+        throw fail.unprocessable(`pages exceed ${Math.min(maxBytes, MAX_TOTAL_BYTES)} bytes`)
       const data = calls.getFileData(archive, size)
       if (data < 0) throw fail.unprocessable(`corrupt archive: ${calls.getError(archive)}`)
       // Files on disk are named by position, never by entry name: nothing can escape outDir.
@@ -88,9 +103,10 @@ function extractWith(mod: LibarchiveModule, path: string, outDir: string): Extra
     // The entry loop ends the same way at the end and at a broken header: the error tells which.
     const error = calls.getError(archive)
     if (error) throw fail.unprocessable(`corrupt archive: ${error}`)
-    if (seen.length === 0) throw fail.unprocessable('not a readable archive (no entries)')
+    if (seen.length === 0) throw fail.unprocessable('not a readable archive (no entries found)')
     const pages = selectPages(seen).map((name) => ({ name, file: files.get(name)! }))
-    return { pages, bytes }
+    const manifest: ExtractResult = { pages, bytes }
+    return manifest
   } finally {
     calls.closeArchive(archive)
     mod._free(file.ptr)

@@ -6,7 +6,7 @@ import { fail } from '../errors.ts'
 import { createLogger } from '../log.ts'
 import { createWorkerPool } from '../workers/pool.ts'
 import type { ExtractRequest, ExtractResult } from './extract.worker.ts'
-import { MAX_LIBARCHIVE_FILE_BYTES } from './limits.ts'
+import { MAX_EXTRACT_MS, MAX_LIBARCHIVE_FILE_BYTES } from './limits.ts'
 import { createPageCache, type CachedPages } from './page-cache.ts'
 import type { ArchiveSource } from './source.ts'
 
@@ -35,6 +35,7 @@ export function createExtractor(options: ExtractorOptions): Extractor {
     url: options.workerUrl ?? new URL('./extract.worker.ts', import.meta.url),
     size: options.workers,
     crashMessage: 'archive extraction failed',
+    timeoutMs: MAX_EXTRACT_MS,
   })
   const cache = createPageCache({ dir: options.cacheDir, maxBytes: options.maxBytes })
   const keysOf = new Map<string, Set<string>>()
@@ -43,9 +44,11 @@ export function createExtractor(options: ExtractorOptions): Extractor {
     const { size } = await stat(absPath)
     if (size > MAX_LIBARCHIVE_FILE_BYTES)
       throw fail.unprocessable(
-        `archive is ${size} bytes; RAR/7z/compressed tar above ${MAX_LIBARCHIVE_FILE_BYTES} bytes are not supported`,
+        `archive is ${size} bytes; RAR/7z/compressed tar above ` +
+          `${MAX_LIBARCHIVE_FILE_BYTES} bytes are not supported`,
       )
-    return cache.obtain(key, (outDir) => pool.run({ path: absPath, outDir }))
+    const maxBytes = options.maxBytes
+    return cache.obtain(key, (outDir) => pool.run({ path: absPath, outDir, maxBytes }))
   }
 
   return {
@@ -58,18 +61,24 @@ export function createExtractor(options: ExtractorOptions): Extractor {
       return {
         pages: current.manifest.pages.map((p) => p.name),
         async read(name) {
-          const file = Bun.file(join(current.dir, files.get(name)!))
-          if (await file.exists()) return file.bytes()
-          // Evicted from the cache since it was opened: unpack again.
-          current = await obtain(absPath, key)
-          return Bun.file(join(current.dir, files.get(name)!)).bytes()
+          const file = files.get(name)!
+          try {
+            return await Bun.file(join(current.dir, file)).bytes()
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+            // Evicted from the cache since it was opened: unpack again.
+            current = await obtain(absPath, key)
+            return Bun.file(join(current.dir, file)).bytes()
+          }
         },
         close: async () => undefined,
       }
     },
     forget(absPath) {
       for (const key of keysOf.get(absPath) ?? [])
-        cache.drop(key).catch((err: Error) => log.warn('dropping pages failed', { err: err.message }))
+        cache
+          .drop(key)
+          .catch((err: Error) => log.warn('dropping pages failed', { err: err.message }))
       keysOf.delete(absPath)
     },
     clear: () => cache.clear(),

@@ -8,7 +8,7 @@ export const MAX_ENTRIES = 20_000
 export const MAX_ENTRY_BYTES = 256 * MiB
 /** Sum of declared sizes of all entries of one archive. */
 export const MAX_TOTAL_BYTES = 8 * GiB
-/** Entries at least this big must not inflate past MAX_COMPRESSION_RATIO (images barely compress). */
+/** Entries this big must not inflate past MAX_COMPRESSION_RATIO (images barely compress). */
 export const MIN_RATIO_CHECK_BYTES = 8 * MiB
 export const MAX_COMPRESSION_RATIO = 100
 /** libarchive.js loads the whole file into WASM memory (~2.3x its size): cap what we hand it. */
@@ -19,3 +19,7 @@ export const DEFAULT_PAGE_CACHE_BYTES = 2 * GiB
 export const MAX_IMAGE_PIXELS = 100_000_000
 /** Open zip/tar handles kept for random access; each holds one file descriptor. */
 export const MAX_OPEN_ARCHIVES = 64
+/** One extraction may take this long (a 1 GiB solid 7z decodes in about a minute here). */
+export const MAX_EXTRACT_MS = 10 * 60_000
+/** One thumbnail or header read; past this its worker is replaced. */
+export const MAX_THUMBNAIL_MS = 60_000

@@ -1,4 +1,4 @@
-// On-disk cache of pages extracted from archives we cannot read by random access (RAR, 7z, .tar.gz),
+// On-disk cache of pages extracted from archives without random access (RAR, 7z, .tar.gz),
 // bounded in bytes with least-recently-used eviction; one folder per archive version.
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'

@@ -46,7 +46,7 @@ export function createArchiveReader(options: ArchiveReaderOptions): ArchiveReade
 
   async function openSource(absPath: string, stamp: string): Promise<ArchiveSource> {
     const format = await detectFormat(absPath)
-    if (format === 'zip') return openZip(absPath)
+    if (format === 'zip') return openZip(absPath, () => extractor.open(absPath, stamp))
     if (format === 'tar') return openTar(absPath)
     return extractor.open(absPath, stamp)
   }
@@ -113,9 +113,8 @@ export function createArchiveReader(options: ArchiveReaderOptions): ArchiveReade
       return await use(await slot.source)
     } catch (err) {
       if (err instanceof AppError) throw err
-      throw new AppError('unprocessable', `unreadable archive: ${(err as Error).message}`, undefined, {
-        cause: err,
-      })
+      const message = `unreadable archive: ${(err as Error).message}`
+      throw new AppError('unprocessable', message, undefined, { cause: err })
     } finally {
       release(slot)
     }

@@ -11,7 +11,7 @@ export type ArchiveSource = {
   /** Page entry names in natural order. */
   pages: string[]
   /** Bytes of one entry of `pages`; the caller has already checked the name. */
-  read(entryName: string): Promise<Uint8Array>
+  read(entryName: string): Promise<Uint8Array<ArrayBuffer>>
   close(): Promise<void>
 }
 

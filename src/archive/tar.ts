@@ -1,4 +1,5 @@
 // Plain TAR by a header index: one pass over the 512-byte headers, then positioned reads.
+import { readSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { AppError, fail } from '../errors.ts'
 import { isTarHeader } from './format.ts'
@@ -45,34 +46,53 @@ function parsePax(bytes: Uint8Array): Map<string, string> {
   return records
 }
 
-async function readAt(handle: FileHandle, offset: number, length: number): Promise<Uint8Array> {
+async function readAt(
+  handle: FileHandle,
+  offset: number,
+  length: number,
+): Promise<Uint8Array<ArrayBuffer>> {
   const bytes = new Uint8Array(length)
   const { bytesRead } = await handle.read(bytes, 0, length, offset)
   if (bytesRead < length) throw fail.unprocessable('truncated tar')
   return bytes
 }
 
+/** Headers are tiny and many: synchronous reads are ~20x cheaper than a promise per header. */
+function readHeaderAt(handle: FileHandle, offset: number, length: number): Uint8Array {
+  const bytes = new Uint8Array(length)
+  if (readSync(handle.fd, bytes, 0, length, offset) < length)
+    throw fail.unprocessable('truncated tar')
+  return bytes
+}
+
+/** Headers read between two yields to the event loop, so a huge index never stalls requests. */
+const HEADERS_PER_TURN = 256
+
 async function indexTar(handle: FileHandle, fileSize: number): Promise<TarEntry[]> {
   const entries: TarEntry[] = []
   let offset = 0
   let longName: string | null = null
   let pax: Map<string, string> | null = null
+  let headers = 0
   while (offset < fileSize) {
     // Some writers omit the end-of-archive blocks; a partial header means a cut-off file.
     if (offset + BLOCK > fileSize) throw fail.unprocessable('truncated tar')
-    const header = await readAt(handle, offset, BLOCK)
+    if (++headers % HEADERS_PER_TURN === 0) await Bun.sleep(0)
+    const header = readHeaderAt(handle, offset, BLOCK)
     if (header.every((b) => b === 0)) break
     if (!isTarHeader(header)) throw fail.unprocessable(`corrupt tar header at byte ${offset}`)
     const type = String.fromCharCode(header[156]!)
     // pax may carry the real size of entries too big for the octal field.
     const size = pax?.has('size') ? Number(pax.get('size')) : parseSize(header.subarray(124, 136))
     const dataOffset = offset + BLOCK
-    if (!Number.isSafeInteger(size) || dataOffset + size > fileSize)
-      throw fail.unprocessable('truncated tar')
+    if (!Number.isSafeInteger(size))
+      throw fail.unprocessable(`corrupt tar header at byte ${offset}`)
     offset = dataOffset + Math.ceil(size / BLOCK) * BLOCK
+    // Writers always pad data to whole blocks, so a short last block means a cut-off file.
+    if (offset > fileSize) throw fail.unprocessable('truncated tar')
     if (type === 'L' || type === 'x') {
       if (size > MAX_META_BYTES) throw fail.unprocessable('oversized tar name record')
-      const data = await readAt(handle, dataOffset, size)
+      const data = readHeaderAt(handle, dataOffset, size)
       if (type === 'L') longName = text(data)
       else pax = parsePax(data)
       continue

@@ -8,8 +8,11 @@ export type ArchiveReader = {
    * a bomb past the limits, unsafe entry names only), with the reason as message.
    */
   listPages(absPath: string): Promise<string[]>
-  /** Bytes of one page; AppError 'bad_request' when entryName is not a page of the archive. */
-  readPage(absPath: string, entryName: string): Promise<Uint8Array>
+  /**
+   * Bytes of one page (an own ArrayBuffer, so it can go straight into a Response body);
+   * AppError 'bad_request' when entryName is not a page of the archive.
+   */
+  readPage(absPath: string, entryName: string): Promise<Uint8Array<ArrayBuffer>>
   /** Drops cached directories / extracted pages of a file that changed or went away. */
   forget(absPath: string): void
   /** Empties the on-disk page cache (DELETE /api/tempfolder); the reader stays usable. */

@@ -6,6 +6,7 @@ import { createLogger } from '../log.ts'
 import { normalizeEntryName, selectPages } from './entries.ts'
 import { MAX_ENTRIES, MAX_ENTRY_BYTES } from './limits.ts'
 import { checkDeclaredSizes, type ArchiveSource } from './source.ts'
+import { openPreloadedZip, type OpenedZip } from './zip-file-reader.ts'
 
 const log = createLogger('archive.zip')
 const STORED = 0
@@ -18,25 +19,25 @@ const corrupt = (err: unknown): AppError =>
         cause: err,
       })
 
-function openZipFile(absPath: string): Promise<ZipFile> {
-  return new Promise((resolve, reject) => {
-    // decodeStrings off: yauzl would reject unsafe names with its own message; entries.ts decides.
-    const options = { lazyEntries: true, autoClose: false, decodeStrings: false }
-    yauzl.open(absPath, options, (err, zip) => (err ? reject(corrupt(err)) : resolve(zip)))
+async function openZipFile(absPath: string): Promise<OpenedZip> {
+  // decodeStrings off: yauzl would reject unsafe names with its own message; entries.ts decides.
+  const options = { lazyEntries: true, autoClose: false, decodeStrings: false }
+  return openPreloadedZip(absPath, options).catch((err: unknown) => {
+    throw corrupt(err)
   })
 }
 
 function readDirectory(zip: ZipFile): Promise<Map<string, Entry>> {
   return new Promise((resolve, reject) => {
     const byName = new Map<string, Entry>()
-    const fail_ = (err: unknown) => {
+    const abort = (err: unknown) => {
       zip.removeAllListeners()
       zip.on('error', () => undefined)
       reject(corrupt(err))
     }
-    zip.on('error', fail_)
+    zip.on('error', abort)
     zip.on('end', () => {
-      zip.removeListener('error', fail_)
+      zip.removeListener('error', abort)
       resolve(byName)
     })
     zip.on('entry', (entry: Entry) => {
@@ -44,7 +45,7 @@ function readDirectory(zip: ZipFile): Promise<Map<string, Entry>> {
       const name = normalizeEntryName(
         yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, true),
       )
-      if (entry.isEncrypted()) return fail_(fail.unprocessable('encrypted archive'))
+      if (entry.isEncrypted()) return abort(fail.unprocessable('encrypted archive'))
       // Duplicate names: the first one wins, as most readers do.
       if (!byName.has(name)) byName.set(name, entry)
       zip.readEntry()
@@ -53,7 +54,12 @@ function readDirectory(zip: ZipFile): Promise<Map<string, Entry>> {
   })
 }
 
-function readEntry(zip: ZipFile, entry: Entry): Promise<Uint8Array> {
+async function readStored(opened: OpenedZip, entry: Entry): Promise<Uint8Array<ArrayBuffer>> {
+  const { fileDataStart } = await opened.zip.readLocalFileHeaderPromise(entry, { minimal: true })
+  return opened.readRange(fileDataStart, entry.compressedSize)
+}
+
+function inflate(zip: ZipFile, entry: Entry): Promise<Uint8Array<ArrayBuffer>> {
   // Never trust the declared size alone: stop once the stream yields more than it declared.
   const limit = Math.min(entry.uncompressedSize, MAX_ENTRY_BYTES)
   return new Promise((resolve, reject) => {
@@ -71,13 +77,37 @@ function readEntry(zip: ZipFile, entry: Entry): Promise<Uint8Array> {
         chunks.push(chunk)
       })
       stream.on('error', (e) => reject(corrupt(e)))
-      stream.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks, size))))
+      stream.on('end', () => {
+        const bytes = new Uint8Array(size)
+        let at = 0
+        for (const chunk of chunks) {
+          bytes.set(chunk, at)
+          at += chunk.length
+        }
+        resolve(bytes)
+      })
     })
   })
 }
 
-export async function openZip(absPath: string): Promise<ArchiveSource> {
-  const zip = await openZipFile(absPath)
+function readEntry(opened: OpenedZip, entry: Entry): Promise<Uint8Array<ArrayBuffer>> {
+  if (entry.compressionMethod === STORED)
+    return readStored(opened, entry).catch((err: unknown) => {
+      throw corrupt(err)
+    })
+  return inflate(opened.zip, entry)
+}
+
+/**
+ * `unpack` handles zips whose pages use a codec yauzl lacks (bzip2, LZMA: 7-Zip can write them)
+ * by extracting them like a RAR.
+ */
+export async function openZip(
+  absPath: string,
+  unpack: () => Promise<ArchiveSource>,
+): Promise<ArchiveSource> {
+  const opened = await openZipFile(absPath)
+  const zip = opened.zip
   try {
     if (zip.entryCount > MAX_ENTRIES) throw fail.unprocessable(`more than ${MAX_ENTRIES} entries`)
     const byName = await readDirectory(zip)
@@ -92,17 +122,23 @@ export async function openZip(absPath: string): Promise<ArchiveSource> {
         compressedSize: e.compressedSize,
       })),
     )
-    const method = pageEntries.find((e) => e.compressionMethod !== STORED && e.compressionMethod !== DEFLATED)
-    if (method) throw fail.unprocessable(`unsupported zip compression method ${method.compressionMethod}`)
+    const decodable = (e: Entry) =>
+      e.compressionMethod === STORED || e.compressionMethod === DEFLATED
+    if (!pageEntries.every(decodable)) {
+      zip.close()
+      return unpack()
+    }
     // A late error on the shared handle must not become an uncaught 'error' event.
-    zip.on('error', (err: Error) => log.warn('zip handle error', { path: absPath, err: err.message }))
+    zip.on('error', (err: Error) =>
+      log.warn('zip handle error', { path: absPath, err: err.message }),
+    )
     return {
       pages,
-      read: (name) => readEntry(zip, byName.get(name)!),
+      read: (name) => readEntry(opened, byName.get(name)!),
       close: async () => zip.close(),
     }
   } catch (err) {
-    zip.close()
+    if (zip.isOpen) zip.close()
     throw err
   }
 }

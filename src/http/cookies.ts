@@ -32,7 +32,8 @@ function secureFlag(request: Request): string {
 }
 
 function cookie(request: Request, name: string, value: string, path: string, maxAge: number) {
-  return `${name}=${value}; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secureFlag(request)}`
+  const attributes = `Path=${path}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}`
+  return `${name}=${value}; ${attributes}${secureFlag(request)}`
 }
 
 /** Both cookies of a session grant: a login, or a refresh (which rotates the refresh value). */

@@ -25,7 +25,7 @@ export function assertCorsOrigins(value: unknown): void {
   }
 }
 
-/** `*` admits any real origin; the opaque `null` origin (sandboxed frames, files) only if listed. */
+/** `*` admits any real origin; the opaque `null` origin (sandboxed frames, files) only by name. */
 export function originAllowed(origin: string, configured: readonly string[]): boolean {
   if (configured.includes(origin)) return true
   return origin !== 'null' && configured.includes('*')
@@ -37,7 +37,7 @@ function isApiPath(url: string): boolean {
 }
 
 export function cors(deps: Pick<Deps, 'settings'>) {
-  return new Elysia({ name: 'cors', seed: deps }).onRequest(({ request, set }) => {
+  return new Elysia({ name: 'cors' }).onRequest(({ request, set }) => {
     if (!deps.settings.get('enable_cors') || !isApiPath(request.url)) return
     const origin = request.headers.get('origin')
     if (!origin) return

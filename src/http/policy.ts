@@ -57,6 +57,14 @@ export const POLICY: Record<string, RoutePolicy> = {
   'POST /api/database/clean': { op: 'clean_database', access: 'admin' },
 
   // --- search (issue 3) ---
+  'GET /api/search': { op: 'search', access: 'any' },
+  'GET /api/search/ids': { op: 'search_ids', access: 'any' },
+  'GET /api/search/archives': { op: 'search_archives', access: 'any' },
+  'GET /api/search/random': { op: 'get_random_archives', access: 'any' },
+  'GET /api/search/suggest': { op: 'search_suggest', access: 'any' },
+  'DELETE /api/search/cache': { op: 'clear_cache', access: 'admin' },
+  'POST /api/database/rebuild-index': { op: 'rebuild_index', access: 'admin' },
+  'GET /api/database/stats': { op: 'get_tag_stats', access: 'any' },
 
   // --- auth, tokens, sessions, settings (issue 4) ---
   'POST /api/logout': { op: 'logout', access: 'open' },
@@ -72,6 +80,37 @@ export const POLICY: Record<string, RoutePolicy> = {
   'PUT /api/settings/password': { op: 'set_password', access: 'session' },
 
   // --- categories, tankoubons, bookmarks (issue 5) ---
+  'GET /api/categories': { op: 'get_category_list', access: 'any' },
+  'PUT /api/categories': { op: 'create_category', access: 'admin' },
+  'GET /api/categories/:id': { op: 'get_category', access: 'any' },
+  'PUT /api/categories/:id': { op: 'update_category', access: 'admin' },
+  'DELETE /api/categories/:id': { op: 'delete_category', access: 'admin' },
+  'PUT /api/categories/:id/:archive': { op: 'add_to_category', access: 'admin' },
+  'DELETE /api/categories/:id/:archive': { op: 'remove_from_category', access: 'admin' },
+  'GET /api/tankoubons': { op: 'get_tankoubon_list', access: 'any' },
+  'PUT /api/tankoubons': { op: 'create_tankoubon', access: 'admin' },
+  'GET /api/tankoubons/:id': { op: 'get_tankoubon', access: 'any' },
+  'GET /api/tankoubons/:id/full': { op: 'get_tankoubon_full', access: 'any' },
+  'PUT /api/tankoubons/:id': { op: 'update_tankoubon', access: 'admin' },
+  'DELETE /api/tankoubons/:id': { op: 'delete_tankoubon', access: 'admin' },
+  'PUT /api/tankoubons/:id/:archive': { op: 'add_to_tankoubon', access: 'admin' },
+  'DELETE /api/tankoubons/:id/:archive': { op: 'remove_from_tankoubon', access: 'admin' },
+  'PUT /api/tankoubons/:id/progress/:page': { op: 'update_tank_progress', access: 'progress' },
+  'GET /api/tankoubons/:id/thumbnail': { op: 'serve_tankoubon_thumbnail', access: 'any' },
+  'PUT /api/tankoubons/:id/thumbnail': { op: 'update_tankoubon_thumbnail', access: 'admin' },
+  'GET /api/tankoubons/:id/bookmarks': { op: 'list_tank_bookmarks', access: 'any' },
+  'POST /api/tankoubons/:id/bookmarks/:page': { op: 'add_bookmark', access: 'admin' },
+  'DELETE /api/tankoubons/:id/bookmarks/:page': { op: 'remove_bookmark', access: 'admin' },
+  'PUT /api/tankoubons/:id/bookmarks/:page/name': { op: 'rename_bookmark', access: 'admin' },
+  'GET /api/archives/:id/bookmarks': { op: 'list_archive_bookmarks', access: 'any' },
+  'POST /api/archives/:id/bookmarks/:page': { op: 'add_bookmark', access: 'admin' },
+  'DELETE /api/archives/:id/bookmarks/:page': { op: 'remove_bookmark', access: 'admin' },
+  'PUT /api/archives/:id/bookmarks/:page/name': { op: 'rename_bookmark', access: 'admin' },
+  'GET /api/bookmarks': { op: 'list_bookmarks', access: 'any' },
+  'GET /api/bookmarks/hover-page-order': { op: 'get_hover_page_order', access: 'any' },
+  'PUT /api/bookmarks/hover-page-order': { op: 'put_hover_page_order', access: 'admin' },
+  'GET /api/bookmarks/only-matching': { op: 'get_only_matching_bookmarks', access: 'any' },
+  'PUT /api/bookmarks/only-matching': { op: 'put_only_matching_bookmarks', access: 'admin' },
 }
 
 export function policyOf(method: string, route: string): RoutePolicy | undefined {

@@ -1,25 +1,29 @@
-// Archive and Tankoubon ids an anonymous guest-mode visitor may see: members of categories
-// flagged visible_to_guest (a visible Tankoubon brings its member archives along).
-import { eq, inArray } from 'drizzle-orm'
+// What a guest visitor may see: archives and Tankoubons of categories flagged visible_to_guest
+// (static members plus matches of dynamic filters); a visible Tankoubon shows its members too.
+// Cached per index version, which moves on every write and on clearCache (category writes).
 import type { Deps } from '../deps.ts'
-import { categories, categoryMembers, tankoubonMembers } from '../db/schema/collections.ts'
+import { listGuestCategoryRecords } from '../db/repos/search.repo.ts'
+import { isTankoubonId } from '../domain/ids.ts'
+import { fail } from '../errors.ts'
+import { parseFilter } from './query.ts'
+import { searchIndexOf } from './index.ts'
+import type { SearchIndex } from './types.ts'
 
-export function guestVisibleIds(deps: Pick<Deps, 'db'>): Set<string> {
-  const members = deps.db
-    .select({ id: categoryMembers.memberId })
-    .from(categoryMembers)
-    .innerJoin(categories, eq(categories.id, categoryMembers.categoryId))
-    .where(eq(categories.visibleToGuest, true))
-    .all()
-  const visible = new Set(members.map((m) => m.id))
-  const tanks = [...visible].filter((id) => id.startsWith('TANK_'))
-  if (tanks.length > 0) {
-    for (const m of deps.db
-      .select({ id: tankoubonMembers.archiveId })
-      .from(tankoubonMembers)
-      .where(inArray(tankoubonMembers.tankoubonId, tanks))
-      .all())
-      visible.add(m.id)
+const cache = new WeakMap<SearchIndex, { version: number; ids: ReadonlySet<string> }>()
+
+/** `search` may be left out by callers holding only the db: the db's own index is used. */
+export function guestVisibleIds(deps: Pick<Deps, 'db'> & { search?: SearchIndex }): ReadonlySet<string> {
+  const search = deps.search ?? searchIndexOf(deps.db)
+  if (!search) throw fail.internal('guest scope asked before the search index exists')
+  const version = search.version
+  const known = cache.get(search)
+  if (known && known.version === version) return known.ids
+  const ids = new Set<string>()
+  for (const category of listGuestCategoryRecords(deps.db)) {
+    const members = category.search.trim() ? search.matchIds(parseFilter(category.search)) : category.members
+    for (const id of members) ids.add(id)
   }
-  return visible
+  for (const id of [...ids]) if (isTankoubonId(id)) for (const member of search.membersOf(id)) ids.add(member)
+  cache.set(search, { version, ids })
+  return ids
 }

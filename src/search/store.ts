@@ -57,6 +57,7 @@ export function createStore(vocab: Vocabulary) {
   const byTitle: number[] = []
   /** Bumped on every change: caches compare it. */
   let version = 0
+  let onWrite: (slot: number) => void = () => {}
 
   const compareSlots = (a: number, b: number) =>
     naturalCompare(title[a]!, title[b]!) || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0)
@@ -117,8 +118,9 @@ export function createStore(vocab: Vocabulary) {
     get version() {
       return version
     },
-    touch() {
-      version++
+    /** Called after every put and remove (sort keys follow documents this way). */
+    listen(fn: (slot: number) => void) {
+      onWrite = fn
     },
 
     /** Inserts or updates a document; `bulk` skips the title order (sortTitles() follows). */
@@ -156,6 +158,7 @@ export function createStore(vocab: Vocabulary) {
       lastread[slot] = doc.lastread
       isnew[slot] = doc.isnew
       untagged[slot] = isUntagged(newTags)
+      onWrite(slot)
       return slot
     },
 
@@ -172,6 +175,7 @@ export function createStore(vocab: Vocabulary) {
       titleLower[slot] = ''
       ids[slot] = ''
       free.push(slot)
+      onWrite(slot)
       return slot
     },
 

@@ -1,9 +1,41 @@
 // The in-memory search index as the rest of the server sees it (implemented in src/search/).
 import type { ArchiveRow } from '../db/repos/archives.repo.ts'
+import type { Term } from './query.ts'
+import type { SortSpec } from './sort.ts'
+
+/** One resolved search: filters already parsed, category and guest scope already looked up. */
+export type IndexQuery = {
+  terms: Term[]
+  /** groupby_tanks: a Tankoubon replaces its members and matches on their tags too. */
+  grouped: boolean
+  /** Only Tankoubons (LANraragi's tankoubonsonly); implies grouped. */
+  tanksOnly: boolean
+  /** Members of a static category (archive or Tankoubon ids), or null for no restriction. */
+  allowedIds: readonly string[] | null
+  /** The guest-visitor scope, or null. */
+  scopeIds: ReadonlySet<string> | null
+  newonly: boolean
+  untaggedonly: boolean
+  hidecompleted: boolean
+  /** Suggest: terms are matched against titles only. */
+  titlesOnly: boolean
+  sort: SortSpec
+}
+
+export type IndexResult = {
+  /** Every matching id (archive or Tankoubon), in order. */
+  ids: string[]
+  /** Size of the library view searched (LANraragi's recordsTotal). */
+  total: number
+}
+
+export type TagStat = { namespace: string; text: string; weight: number }
 
 export type SearchIndex = {
   /** False until the first build finishes; search routes answer 204 meanwhile. */
   readonly ready: boolean
+  /** Changes whenever a result could change (writes, clearCache): derived caches compare it. */
+  readonly version: number
   /** Builds everything from the database (start, rebuild-index job). */
   build(): Promise<void>
   /** Called in the same request as every archive write, so the next search sees it. */
@@ -14,4 +46,14 @@ export type SearchIndex = {
   removeTankoubon(id: string): void
   /** Drops cached results (DELETE /api/search/cache); never needed for correctness. */
   clearCache(): void
+  /** Runs a search; `cacheKey` (all parameters, normalized) lets equal searches reuse a result. */
+  query(q: IndexQuery, cacheKey?: string): IndexResult
+  /** Ids of every archive and Tankoubon matching the terms, grouping ignored (dynamic categories). */
+  matchIds(terms: Term[]): string[]
+  /** Member archive ids of a Tankoubon known to the index, in order. */
+  membersOf(tankId: string): readonly string[]
+  /** Archive ids without tags outside LANraragi's ignored namespaces, in title order. */
+  untaggedIds(scopeIds: ReadonlySet<string> | null): string[]
+  /** Tag prevalence: archives count once per tag, Tankoubons once per own tag. */
+  tagStats(scopeIds: ReadonlySet<string> | null): TagStat[]
 }

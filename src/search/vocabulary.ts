@@ -8,6 +8,9 @@ export type Vocabulary = ReturnType<typeof createVocabulary>
 
 export function createVocabulary() {
   const tags: string[] = []
+  /** Namespace ('' for a plain tag) and value of each tag, split once. */
+  const namespaces: string[] = []
+  const values: string[] = []
   const postings: number[][] = []
   const idByTag = new Map<string, number>()
   /** Tag ids by the value part of namespaced tags, for exact terms without a namespace. */
@@ -15,6 +18,14 @@ export function createVocabulary() {
   /** Tag ids in code-unit order of their text, so every prefix is one contiguous range. */
   let sorted: number[] = []
   let sealed = true
+  /** One string object per namespace, so per-document namespace checks compare references. */
+  const namespacePool = new Map<string, string>()
+  const internNamespace = (ns: string) => {
+    const known = namespacePool.get(ns)
+    if (known !== undefined) return known
+    namespacePool.set(ns, ns)
+    return ns
+  }
 
   const compareAt = (i: number, text: string) => {
     const t = tags[sorted[i]!]!
@@ -37,6 +48,8 @@ export function createVocabulary() {
       return tags.length
     },
     tag: (id: number): string => tags[id]!,
+    namespace: (id: number): string => namespaces[id]!,
+    value: (id: number): string => values[id]!,
     postings: (id: number): number[] => postings[id]!,
     idOf: (tag: string): number | undefined => idByTag.get(tag),
 
@@ -58,8 +71,11 @@ export function createVocabulary() {
       postings.push([])
       idByTag.set(tag, id)
       const colon = tag.indexOf(':')
+      const namespace = colon > 0 ? tag.slice(0, colon).trim() : ''
+      const value = colon > 0 ? tag.slice(colon + 1).trim() : tag
+      namespaces.push(internNamespace(namespace))
+      values.push(value)
       if (colon > 0) {
-        const value = tag.slice(colon + 1).trim()
         const list = idsByValue.get(value)
         if (list) list.push(id)
         else idsByValue.set(value, [id])

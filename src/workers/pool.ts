@@ -18,11 +18,13 @@ export type WorkerPoolOptions = {
   callsPerWorker?: number
   /** What a failed call reports when its worker died (e.g. 'archive extraction failed'). */
   crashMessage: string
+  /** A call running longer than this kills its worker (a decoder stuck in a loop); default none. */
+  timeoutMs?: number
 }
 
 // Bun's Worker can stop holding the process open while idle; lib.dom's type does not say so.
 type BunWorker = Worker & { ref(): void; unref(): void }
-type Pending<Res> = { resolve(value: Res): void; reject(err: Error): void }
+type Pending<Res> = { resolve(value: Res): void; reject(err: Error): void; timer?: Timer }
 type Slot<Res> = { worker: BunWorker; pending: Map<number, Pending<Res>>; dead: boolean }
 type Queued<Req, Res> = { request: Req } & Pending<Res>
 
@@ -33,15 +35,18 @@ export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPo
   let nextId = 1
   let closed = false
 
-  function bury(slot: Slot<Res>, reason: string): void {
+  /** `why` goes to the caller (no code or paths); `detail` only to the log. */
+  function bury(slot: Slot<Res>, why: string, detail?: string): void {
     if (slot.dead) return
     slot.dead = true
     slots.splice(slots.indexOf(slot), 1)
     slot.worker.terminate()
-    for (const call of slot.pending.values())
-      call.reject(new AppError('unprocessable', `${options.crashMessage}: ${reason}`))
+    for (const call of slot.pending.values()) {
+      clearTimeout(call.timer)
+      call.reject(new AppError('unprocessable', `${options.crashMessage}: ${why}`))
+    }
     slot.pending.clear()
-    if (!closed) log.warn('worker died, replacing it', { url: String(options.url), reason })
+    if (!closed) log.warn('worker died, replacing it', { url: String(options.url), why, detail })
     dispatch()
   }
 
@@ -55,6 +60,7 @@ export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPo
       const call = slot.pending.get(message.id)
       if (!call) return
       slot.pending.delete(message.id)
+      clearTimeout(call.timer)
       if (message.type === 'worker:result') call.resolve(message.result)
       else call.reject(new AppError(message.code, message.message))
       if (slot.pending.size === 0) worker.unref()
@@ -63,7 +69,7 @@ export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPo
     // Without these handlers an error thrown inside the worker would take the server down.
     worker.addEventListener('error', (event) => {
       event.preventDefault()
-      bury(slot, event.message || 'worker error')
+      bury(slot, 'worker crashed', event.message)
     })
     worker.addEventListener('messageerror', () => bury(slot, 'unreadable worker message'))
     worker.addEventListener('close', () => bury(slot, 'worker exited'))
@@ -79,6 +85,9 @@ export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPo
       if (!slot) return
       const call = queue.shift()!
       const id = nextId++
+      const target = slot
+      if (options.timeoutMs)
+        call.timer = setTimeout(() => bury(target, 'timed out'), options.timeoutMs)
       slot.pending.set(id, call)
       slot.worker.ref()
       const message: HostMessage<Req> = { type: 'host:call', id, request: call.request }
@@ -96,7 +105,8 @@ export function createWorkerPool<Req, Res>(options: WorkerPoolOptions): WorkerPo
     },
     async close() {
       closed = true
-      for (const call of queue.splice(0)) call.reject(new AppError('internal', 'worker pool closed'))
+      for (const call of queue.splice(0))
+        call.reject(new AppError('internal', 'worker pool closed'))
       for (const slot of [...slots]) bury(slot, 'pool closed')
     },
   }

@@ -7,7 +7,13 @@ import { MAX_IMAGE_PIXELS } from '../archive/limits.ts'
 import { serveCalls } from './protocol.ts'
 
 export type ThumbnailRequest =
-  | { kind: 'thumbnail'; input: Uint8Array; outPath: string; format: 'webp' | 'jpeg'; height: number }
+  | {
+      kind: 'thumbnail'
+      input: Uint8Array
+      outPath: string
+      format: 'webp' | 'jpeg'
+      height: number
+    }
   | { kind: 'dimensions'; input: Uint8Array }
 
 export type ThumbnailResult = { width: number; height: number } | null

@@ -1,5 +1,6 @@
 // The Thumbnailer: sharp in a pool of Bun Workers, so resizing never blocks the HTTP loop.
 import type { Thumbnailer } from '../archive/types.ts'
+import { MAX_THUMBNAIL_MS } from '../archive/limits.ts'
 import { createWorkerPool } from './pool.ts'
 import type { ThumbnailRequest, ThumbnailResult } from './thumbnail.worker.ts'
 
@@ -11,7 +12,8 @@ export function createThumbnailer(options: { workers?: number } = {}): Thumbnail
     size: options.workers ?? 2,
     // Two in flight per worker overlap one decode with the other's file write.
     callsPerWorker: 2,
-    crashMessage: 'thumbnail worker crashed',
+    crashMessage: 'thumbnail failed',
+    timeoutMs: MAX_THUMBNAIL_MS,
   })
   return {
     async thumbnail(input, outPath, { format, height = DEFAULT_HEIGHT }) {

@@ -6,6 +6,8 @@ import { dirname, join } from 'node:path'
 import { crc32, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import sharp from 'sharp'
 
+/** Bytes that own their ArrayBuffer (what Response, Blob and File accept). */
+export type Bytes = Uint8Array<ArrayBuffer>
 export type Entry = { name: string; data: Uint8Array }
 
 export type PagesOptions = {
@@ -25,7 +27,7 @@ export type PagesOptions = {
 const seedOf = (text: string): number => crc32(text) % 100_000
 
 /** A JPEG of one solid colour chosen by `seed`, so pages (and archive ids) differ. */
-export async function makeJpeg(width: number, height: number, seed = 0): Promise<Uint8Array> {
+export async function makeJpeg(width: number, height: number, seed = 0): Promise<Bytes> {
   const hue = (seed * 2654435761) >>> 0
   const background = { r: hue & 0xff, g: (hue >>> 8) & 0xff, b: (hue >>> 16) & 0xff }
   const bytes = await sharp({ create: { width, height, channels: 3, background } })
@@ -71,14 +73,15 @@ const DOS_TIME = 0x6000 // 12:00:00
 const DOS_DATE = ((2024 - 1980) << 9) | (1 << 5) | 1
 
 /** A minimal ZIP writer: local headers, data, central directory, end record (no zip64). */
-export function buildZip(entries: ZipEntry[]): Uint8Array {
+export function buildZip(entries: ZipEntry[]): Bytes {
   const chunks: Buffer[] = []
   const central: Buffer[] = []
   let offset = 0
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8')
     const deflate = entry.compression === 'deflate'
-    const payload = Buffer.from(entry.payload ?? (deflate ? deflateRawSync(entry.data) : entry.data))
+    const encoded = deflate ? deflateRawSync(entry.data) : entry.data
+    const payload = Buffer.from(entry.payload ?? encoded)
     const flags = 0x800 | (entry.flags ?? 0)
     const fields = (h: Buffer, at: number) => {
       h.writeUInt16LE(20, at)
@@ -135,8 +138,8 @@ export async function makeZipBomb(
   const zeros = new Uint8Array(16 * MiB)
   const payload = deflateRawSync(zeros)
   const declaredSize = mode === 'declared' ? 300 * MiB : mode === 'lying' ? 1024 : undefined
-  const entry: ZipEntry = { name: 'page.jpg', data: zeros, compression: 'deflate', payload, declaredSize }
-  return writeOut(path, buildZip([entry]))
+  const entry = { name: 'page.jpg', data: zeros, payload, declaredSize }
+  return writeOut(path, buildZip([{ ...entry, compression: 'deflate' }]))
 }
 
 /** A zip whose second entry is named `name` (e.g. '../x.jpg'): readers must refuse it. */
@@ -190,7 +193,7 @@ function paxRecord(key: string, value: string): Buffer {
 }
 
 /** A ustar archive (directories get their own entries). */
-export function buildTar(entries: Entry[], longNames: 'gnu' | 'pax' = 'gnu'): Uint8Array {
+export function buildTar(entries: Entry[], longNames: 'gnu' | 'pax' = 'gnu'): Bytes {
   const blocks: Buffer[] = []
   const dirs = new Set<string>()
   for (const { name, data } of entries) {
@@ -221,24 +224,19 @@ export async function makeTarGz(path: string, options: TarOptions = {}): Promise
 
 // ---- 7z (CLI) ----
 
-/** A 7z archive made with the `7z` CLI (p7zip-full); solid by default, as 7z itself does. */
-export async function make7z(
-  path: string,
-  options: PagesOptions & { solid?: boolean } = {},
-): Promise<string> {
+/** Runs the `7z` CLI (p7zip-full) over the entries staged in a temp folder. */
+async function run7z(path: string, entries: Entry[], args: string[]): Promise<string> {
   const cli = Bun.which('7z') ?? Bun.which('7za')
-  if (!cli) throw new Error('make7z needs the 7z command (apt-get install p7zip-full)')
+  if (!cli) throw new Error('this fixture needs the 7z command (apt-get install p7zip-full)')
   const staging = await mkdtemp(join(tmpdir(), 'tankobun-7z-'))
   try {
-    const entries = await makePages(path, options)
     for (const entry of entries) {
       await mkdir(dirname(join(staging, entry.name)), { recursive: true })
       await writeFile(join(staging, entry.name), entry.data)
     }
     await mkdir(dirname(path), { recursive: true })
     await rm(path, { force: true })
-    const solid = options.solid === false ? '-ms=off' : '-ms=on'
-    const proc = Bun.spawn([cli, 'a', '-t7z', solid, '-bd', '-y', path, '.'], {
+    const proc = Bun.spawn([cli, 'a', ...args, '-bd', '-y', path, '.'], {
       cwd: staging,
       stdout: 'ignore',
       stderr: 'pipe',
@@ -249,6 +247,24 @@ export async function make7z(
   } finally {
     await rm(staging, { recursive: true, force: true })
   }
+}
+
+/** A 7z archive made with the `7z` CLI; solid by default, as 7z itself does. */
+export async function make7z(
+  path: string,
+  options: PagesOptions & { solid?: boolean; password?: string } = {},
+): Promise<string> {
+  const args = ['-t7z', options.solid === false ? '-ms=off' : '-ms=on']
+  if (options.password) args.push(`-p${options.password}`)
+  return run7z(path, await makePages(path, options), args)
+}
+
+/** A zip compressed with a codec yauzl lacks (7-Zip can write these), via the `7z` CLI. */
+export async function makeZipWith7z(
+  path: string,
+  options: PagesOptions & { method: 'BZip2' | 'LZMA' },
+): Promise<string> {
+  return run7z(path, await makePages(path, options), ['-tzip', `-mm=${options.method}`])
 }
 
 // ---- RAR4 (stored) ----
@@ -264,7 +280,7 @@ function rarBlock(type: number, flags: number, body: Buffer): Buffer {
 }
 
 /** A RAR 4 archive of STORED entries, written by hand: no RAR creator is packaged. */
-export function buildRar4(entries: Entry[]): Uint8Array {
+export function buildRar4(entries: Entry[]): Bytes {
   const marker = Buffer.from([0x52, 0x61, 0x72, 0x21, 0x1a, 0x07, 0x00])
   const blocks: Buffer[] = [marker, rarBlock(0x73, 0, Buffer.alloc(6))]
   for (const { name, data } of entries) {
@@ -295,8 +311,12 @@ export async function makeRar4(path: string, options: PagesOptions = {}): Promis
 export type CorruptKind = 'garbage' | 'truncated-zip' | 'truncated-rar' | 'truncated-tar'
 
 /** A file that claims (or used) to be an archive but cannot be read. */
-export async function makeCorrupt(path: string, kind: CorruptKind = 'truncated-zip'): Promise<string> {
-  if (kind === 'garbage') return writeOut(path, new Uint8Array(4096).map((_, i) => (i * 7919) % 251))
+export async function makeCorrupt(
+  path: string,
+  kind: CorruptKind = 'truncated-zip',
+): Promise<string> {
+  if (kind === 'garbage')
+    return writeOut(path, new Uint8Array(4096).map((_, i) => (i * 7919) % 251))
   const entries = await makePages(path, { pages: 3, width: 64, height: 64 })
   const whole =
     kind === 'truncated-zip'
@@ -304,7 +324,8 @@ export async function makeCorrupt(path: string, kind: CorruptKind = 'truncated-z
       : kind === 'truncated-rar'
         ? buildRar4(entries)
         : buildTar(entries)
-  return writeOut(path, whole.subarray(0, Math.floor(whole.length / 2)))
+  // Cut inside a block, past the first entry: listings must not pass for complete.
+  return writeOut(path, whole.subarray(0, Math.floor(whole.length / 2) + 100))
 }
 
 function pngChunk(type: string, data: Uint8Array): Buffer {
@@ -317,7 +338,7 @@ function pngChunk(type: string, data: Uint8Array): Buffer {
 }
 
 /** A tiny PNG whose header declares `width` x `height` (default 20000x20000 = 400 MP). */
-export function makeImageBomb(width = 20_000, height = 20_000): Uint8Array {
+export function makeImageBomb(width = 20_000, height = 20_000): Bytes {
   const ihdr = Buffer.alloc(13)
   ihdr.writeUInt32BE(width, 0)
   ihdr.writeUInt32BE(height, 4)

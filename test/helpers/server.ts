@@ -22,10 +22,16 @@ export type TestServer = Server & {
 }
 
 export async function startTestServer(
-  options: { config?: Partial<Config>; password?: string | null; beforeStart?: (contentDir: string) => Promise<void> | void } = {},
+  options: {
+    config?: Partial<Config>
+    password?: string | null
+    beforeStart?: (contentDir: string) => Promise<void> | void
+    /** Reuse the folders of an earlier server (restart tests); they are then left in place. */
+    root?: string
+  } = {},
 ): Promise<TestServer> {
   setLogLevel('silent')
-  const root = mkdtempSync(join(tmpdir(), 'tankobun-test-'))
+  const root = options.root ?? mkdtempSync(join(tmpdir(), 'tankobun-test-'))
   const contentDir = join(root, 'content')
   mkdirSync(contentDir, { recursive: true })
   await options.beforeStart?.(contentDir)
@@ -68,7 +74,7 @@ export async function startTestServer(
     idle: () => server.catalog.idle(),
     async [Symbol.asyncDispose]() {
       await server.stop()
-      rmSync(root, { recursive: true, force: true })
+      if (!options.root) rmSync(root, { recursive: true, force: true })
     },
   }
 }

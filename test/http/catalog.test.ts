@@ -23,7 +23,7 @@ async function titles(app: TestServer, cookie: string): Promise<string[]> {
 describe('POST /api/shinobu/rescan', () => {
   it('follows added, moved, changed and deleted files and reports duplicates', async () => {
     await using app = await startTestServer({
-      beforeStart: (content) => makeCbz(join(content, 'One.cbz'), { pages: 2 }),
+      beforeStart: async (content) => void (await makeCbz(join(content, 'One.cbz'), { pages: 2 })),
     })
     await app.idle()
     const cookie = await app.login()

@@ -8,7 +8,7 @@ type Wire = Record<string, any>
 
 async function upload(app: TestServer, cookie: string, bytes: Uint8Array, name: string, fields: Record<string, string> = {}) {
   const form = new FormData()
-  form.set('file', new File([bytes], name))
+  form.set('file', new File([bytes as Uint8Array<ArrayBuffer>], name))
   for (const [k, v] of Object.entries(fields)) form.set(k, v)
   return app.req('/api/archives/upload', { method: 'PUT', body: form, cookie })
 }
@@ -64,6 +64,28 @@ describe('PUT /api/archives/upload', () => {
     const results = await Promise.all([upload(app, cookie, bytes, 'Same.cbz'), upload(app, cookie, bytes, 'Same.cbz')])
     expect(results.map((r) => r.status).sort()).toEqual([200, 409])
     expect(readdirSync(app.contentDir)).toEqual(['Same.cbz'])
+  })
+
+  it('adds the upload to a static category, and refuses an unknown category before storing', async () => {
+    await using app = await startTestServer()
+    await app.idle()
+    const cookie = await app.login()
+    const form = new FormData()
+    form.set('name', 'Uploads')
+    const created = (await (await app.req('/api/categories', { method: 'PUT', body: form, cookie })).json()) as Wire
+    expect(created.category_id).toMatch(/^SET_\d{10}$/)
+    const source = join(app.root, 'cat.cbz')
+    await makeCbz(source, { pages: 1 })
+    const bytes = await Bun.file(source).bytes()
+
+    const unknown = await upload(app, cookie, bytes, 'Cat.cbz', { category_id: 'SET_0000000001' })
+    expect(unknown.status).toBe(400)
+    expect(readdirSync(app.contentDir)).toEqual([])
+
+    const res = (await (await upload(app, cookie, bytes, 'Cat.cbz', { category_id: created.category_id })).json()) as Wire
+    expect(res.success).toBe(1)
+    const cats = (await (await app.req(`/api/archives/${res.id}/categories`, { cookie })).json()) as Wire
+    expect(cats.categories.map((c: Wire) => c.id)).toEqual([created.category_id])
   })
 
   it('needs admin credentials', async () => {

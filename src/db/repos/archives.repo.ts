@@ -77,7 +77,7 @@ export function readArchivePages(db: Db, id: string): string[] | undefined {
 }
 
 export function deleteArchiveRow(db: Db, id: string): boolean {
-  return db.delete(archives).where(eq(archives.id, id)).run().changes > 0
+  return db.delete(archives).where(eq(archives.id, id)).returning({ id: archives.id }).all().length > 0
 }
 
 export function countArchives(db: Db): number {

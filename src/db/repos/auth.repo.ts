@@ -1,12 +1,12 @@
 // Queries of the credential tables (api_tokens, session_families, refresh_tokens). The lookups that
 // run on every authenticated request are prepared once per db.
-import { and, asc, eq, gt, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, exists, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { apiTokens, refreshTokens, sessionFamilies } from '../schema/auth.ts'
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect
 export type SessionFamilyRow = typeof sessionFamilies.$inferSelect
-/** `rotatedAt` is epoch milliseconds (the grace window is seconds long); other times are seconds. */
+/** `rotatedAt` is epoch milliseconds (the grace window is seconds long); other times seconds. */
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect
 
 const prepared = new WeakMap<Db, ReturnType<typeof prepare>>()
@@ -47,7 +47,8 @@ export function findApiToken(db: Db, id: string): ApiTokenRow | undefined {
 }
 
 export function listApiTokens(db: Db): ApiTokenRow[] {
-  return db.select().from(apiTokens).orderBy(asc(apiTokens.createdAt), asc(apiTokens.id)).all()
+  // rowid keeps creation order among tokens made in the same second.
+  return db.select().from(apiTokens).orderBy(asc(apiTokens.createdAt), sql`rowid`).all()
 }
 
 export function renameApiToken(db: Db, id: string, name: string): ApiTokenRow | undefined {
@@ -109,12 +110,17 @@ export function revokeSessionFamiliesExcept(db: Db, keepId: string | null, at: n
 
 /** Families that are not revoked and still hold a refresh token that has not expired. */
 export function listLiveSessionFamilies(db: Db, now: number): SessionFamilyRow[] {
-  const hasLiveRefresh = sql`exists (select 1 from ${refreshTokens} where ${refreshTokens.familyId} = ${sessionFamilies.id} and ${refreshTokens.expiresAt} > ${now})`
+  const hasLiveRefresh = exists(
+    db
+      .select({ one: sql`1` })
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.familyId, sessionFamilies.id), gt(refreshTokens.expiresAt, now))),
+  )
   return db
     .select()
     .from(sessionFamilies)
     .where(and(isNull(sessionFamilies.revokedAt), hasLiveRefresh))
-    .orderBy(asc(sessionFamilies.createdAt), asc(sessionFamilies.id))
+    .orderBy(asc(sessionFamilies.createdAt), sql`rowid`)
     .all()
 }
 
@@ -141,28 +147,18 @@ export function markRefreshTokenRotated(db: Db, id: string, atMs: number): boole
 }
 
 /**
- * Drops refresh tokens past their expiry and families revoked before `revokedBefore`. Rotated but
- * unexpired tokens stay: reuse detection needs them.
+ * Drops refresh tokens past their expiry, and families revoked or last seen before `before` (a
+ * family unseen for a refresh lifetime holds no usable token). Rotated but unexpired tokens stay:
+ * reuse detection needs them.
  */
-export function pruneSessions(db: Db, now: number, revokedBefore: number): void {
+export function pruneSessions(db: Db, now: number, before: number): void {
   db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now)).run()
   db.delete(sessionFamilies)
-    .where(and(isNotNull(sessionFamilies.revokedAt), lt(sessionFamilies.revokedAt, revokedBefore)))
-    .run()
-}
-
-/** For tests and diagnostics: how many refresh tokens of a family are still unredeemed. */
-export function countOpenRefreshTokens(db: Db, familyId: string, now: number): number {
-  const row = db
-    .select({ n: sql<number>`count(*)` })
-    .from(refreshTokens)
     .where(
-      and(
-        eq(refreshTokens.familyId, familyId),
-        isNull(refreshTokens.rotatedAt),
-        gt(refreshTokens.expiresAt, now),
+      or(
+        and(isNotNull(sessionFamilies.revokedAt), lt(sessionFamilies.revokedAt, before)),
+        lt(sessionFamilies.lastSeenAt, before),
       ),
     )
-    .get()
-  return row?.n ?? 0
+    .run()
 }

@@ -6,7 +6,12 @@ import { bookmarks } from '../schema/collections.ts'
 export type BookmarkRow = typeof bookmarks.$inferSelect
 
 export function listArchiveBookmarks(db: Db, archiveId: string): BookmarkRow[] {
-  return db.select().from(bookmarks).where(eq(bookmarks.archiveId, archiveId)).orderBy(asc(bookmarks.page)).all()
+  return db
+    .select()
+    .from(bookmarks)
+    .where(eq(bookmarks.archiveId, archiveId))
+    .orderBy(asc(bookmarks.page))
+    .all()
 }
 
 /** Bookmarks of several archives, grouped by archive id, pages ascending. */
@@ -41,7 +46,7 @@ export function findBookmark(db: Db, archiveId: string, page: number): BookmarkR
 
 /** Adds a bookmark; an existing one keeps its name and time. False when it already existed. */
 export function insertBookmark(db: Db, row: BookmarkRow): boolean {
-  return db.insert(bookmarks).values(row).onConflictDoNothing().run().changes > 0
+  return db.insert(bookmarks).values(row).onConflictDoNothing().returning().all().length > 0
 }
 
 export function deleteBookmark(db: Db, archiveId: string, page: number): boolean {
@@ -49,7 +54,7 @@ export function deleteBookmark(db: Db, archiveId: string, page: number): boolean
     db
       .delete(bookmarks)
       .where(and(eq(bookmarks.archiveId, archiveId), eq(bookmarks.page, page)))
-      .run().changes > 0
+      .returning().all().length > 0
   )
 }
 
@@ -60,6 +65,6 @@ export function setBookmarkName(db: Db, archiveId: string, page: number, name: s
       .update(bookmarks)
       .set({ name })
       .where(and(eq(bookmarks.archiveId, archiveId), eq(bookmarks.page, page)))
-      .run().changes > 0
+      .returning().all().length > 0
   )
 }

@@ -29,7 +29,7 @@ export function updateCategoryRow(
 
 /** Members go with it (foreign key cascade). */
 export function deleteCategoryRow(db: Db, id: string): boolean {
-  return db.delete(categories).where(eq(categories.id, id)).run().changes > 0
+  return db.delete(categories).where(eq(categories.id, id)).returning().all().length > 0
 }
 
 export function listCategoryMembers(db: Db, categoryId: string): string[] {
@@ -68,7 +68,7 @@ export function addCategoryMember(db: Db, categoryId: string, memberId: string):
       .insert(categoryMembers)
       .values({ categoryId, memberId, position: next })
       .onConflictDoNothing()
-      .run().changes > 0
+      .returning().all().length > 0
   )
 }
 
@@ -77,8 +77,12 @@ export function removeCategoryMember(db: Db, categoryId: string, memberId: strin
     db
       .delete(categoryMembers)
       .where(and(eq(categoryMembers.categoryId, categoryId), eq(categoryMembers.memberId, memberId)))
-      .run().changes > 0
+      .returning().all().length > 0
   )
+}
+
+export function clearCategoryMembers(db: Db, categoryId: string): void {
+  db.delete(categoryMembers).where(eq(categoryMembers.categoryId, categoryId)).run()
 }
 
 /** Drops an id (a deleted Tankoubon) from every category holding it. */

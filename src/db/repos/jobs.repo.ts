@@ -53,5 +53,5 @@ export function deleteJob(db: Db, id: number): void {
 }
 
 export function deleteJobsInState(db: Db, state: JobState): number {
-  return db.delete(jobs).where(eq(jobs.state, state)).run().changes
+  return db.delete(jobs).where(eq(jobs.state, state)).returning({ id: jobs.id }).all().length
 }

@@ -50,7 +50,7 @@ function withMembers(db: Db, rows: (typeof tankoubons.$inferSelect)[]): Tankoubo
   const members = db
     .select()
     .from(tankoubonMembers)
-    .where(rows.length > 500 ? undefined : inArray(tankoubonMembers.tankoubonId, rows.map((r) => r.id)))
+    .where(rows.length > ID_SLICE ? undefined : inArray(tankoubonMembers.tankoubonId, rows.map((r) => r.id)))
     .orderBy(asc(tankoubonMembers.tankoubonId), asc(tankoubonMembers.position))
     .all()
   const byTank = new Map<string, string[]>()
@@ -74,9 +74,16 @@ export function listTankoubonRecords(db: Db): TankoubonRecord[] {
   return withMembers(db, db.select().from(tankoubons).all())
 }
 
+/** SQLite caps bound parameters: long id lists are read in slices. */
+const ID_SLICE = 500
+
 export function findTankoubonRecords(db: Db, ids: string[]): TankoubonRecord[] {
-  if (ids.length === 0) return []
-  return withMembers(db, db.select().from(tankoubons).where(inArray(tankoubons.id, ids)).all())
+  const out: TankoubonRecord[] = []
+  for (let i = 0; i < ids.length; i += ID_SLICE) {
+    const slice = ids.slice(i, i + ID_SLICE)
+    out.push(...withMembers(db, db.select().from(tankoubons).where(inArray(tankoubons.id, slice)).all()))
+  }
+  return out
 }
 
 function categoryRecords(db: Db, rows: (typeof categories.$inferSelect)[]): CategoryRecord[] {

@@ -29,7 +29,7 @@ export function updateTankoubonRow(
 
 /** Member rows go with it (foreign key cascade); the archives themselves stay. */
 export function deleteTankoubonRow(db: Db, id: string): boolean {
-  return db.delete(tankoubons).where(eq(tankoubons.id, id)).run().changes > 0
+  return db.delete(tankoubons).where(eq(tankoubons.id, id)).returning().all().length > 0
 }
 
 export function listTankMembers(db: Db, tankoubonId: string): string[] {
@@ -68,7 +68,7 @@ export function appendTankMember(db: Db, tankoubonId: string, archiveId: string)
       .insert(tankoubonMembers)
       .values({ tankoubonId, archiveId, position: next })
       .onConflictDoNothing()
-      .run().changes > 0
+      .returning().all().length > 0
   )
 }
 
@@ -76,8 +76,10 @@ export function removeTankMember(db: Db, tankoubonId: string, archiveId: string)
   return (
     db
       .delete(tankoubonMembers)
-      .where(and(eq(tankoubonMembers.tankoubonId, tankoubonId), eq(tankoubonMembers.archiveId, archiveId)))
-      .run().changes > 0
+      .where(
+        and(eq(tankoubonMembers.tankoubonId, tankoubonId), eq(tankoubonMembers.archiveId, archiveId)),
+      )
+      .returning().all().length > 0
   )
 }
 
@@ -97,17 +99,6 @@ export function tankoubonsHolding(db: Db, archiveId: string): string[] {
     .from(tankoubonMembers)
     .where(eq(tankoubonMembers.archiveId, archiveId))
     .orderBy(asc(tankoubonMembers.tankoubonId))
-    .all()
-    .map((r) => r.id)
-}
-
-/** Ids of the Tankoubons holding at least one of the archives. */
-export function tankoubonsHoldingAny(db: Db, archiveIds: string[]): string[] {
-  if (archiveIds.length === 0) return []
-  return db
-    .selectDistinct({ id: tankoubonMembers.tankoubonId })
-    .from(tankoubonMembers)
-    .where(inArray(tankoubonMembers.archiveId, archiveIds))
     .all()
     .map((r) => r.id)
 }

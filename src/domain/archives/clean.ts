@@ -6,6 +6,7 @@ import { deleteArchiveRow, updateArchive } from '../../db/repos/archives.repo.ts
 import { archives } from '../../db/schema/archives.ts'
 import { toAbsolutePath } from './files.ts'
 import { deleteThumbnails } from './thumbnails.ts'
+import { tankoubonsHolding } from '../../db/repos/tankoubons.repo.ts'
 
 export async function cleanDatabase(deps: Deps): Promise<{ deleted: number; unlinked: number }> {
   const rows = deps.db
@@ -19,7 +20,10 @@ export async function cleanDatabase(deps: Deps): Promise<{ deleted: number; unli
     for (const id of toDelete) deleteArchiveRow(deps.db, id)
     for (const id of toUnlink) updateArchive(deps.db, id, { unlinked: true })
   })
-  for (const id of [...toDelete, ...toUnlink]) deps.search.removeArchive(id)
+  for (const id of [...toDelete, ...toUnlink]) {
+    deps.search.removeArchive(id)
+    for (const tankId of tankoubonsHolding(deps.db, id)) deps.search.refreshTankoubon(tankId)
+  }
   for (const id of toDelete) await deleteThumbnails(deps, id)
   return { deleted: toDelete.length, unlinked: toUnlink.length }
 }

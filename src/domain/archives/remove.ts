@@ -7,6 +7,7 @@ import { fail, AppError } from '../../errors.ts'
 import { isArchiveId } from '../ids.ts'
 import { patchPathOf, toAbsolutePath } from './files.ts'
 import { deleteThumbnails } from './thumbnails.ts'
+import { tankoubonsHolding } from '../../db/repos/tankoubons.repo.ts'
 
 /** The spec's "deletes metadata and file": the one place user files are removed. */
 export function deleteArchive(deps: Deps, row: ArchiveRow): Promise<{ filename: string; id: string }> {
@@ -15,6 +16,8 @@ export function deleteArchive(deps: Deps, row: ArchiveRow): Promise<{ filename: 
     deps.reader.forget(absPath)
     deleteArchiveRow(deps.db, row.id)
     deps.search.removeArchive(row.id)
+    // Tankoubons keep the member id (reads skip it); their index entries must drop it now.
+    for (const tankId of tankoubonsHolding(deps.db, row.id)) deps.search.refreshTankoubon(tankId)
     await rm(absPath, { force: true })
     await rm(patchPathOf(absPath), { force: true })
     await deleteThumbnails(deps, row.id)

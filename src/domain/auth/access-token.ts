@@ -32,7 +32,10 @@ export async function verifyAccessToken(keys: SessionKeys, token: string): Promi
  * The family id of an access token whose signature verifies, expired or not: logout must work
  * from a stale tab, and the signature still proves we issued the token.
  */
-export async function familyOfSignedToken(keys: SessionKeys, token: string): Promise<string | null> {
+export async function familyOfSignedToken(
+  keys: SessionKeys,
+  token: string,
+): Promise<string | null> {
   let payload: Uint8Array
   try {
     payload = (await compactVerify(token, keys.signingKey, { algorithms: ['HS256'] })).payload

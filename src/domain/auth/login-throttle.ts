@@ -1,7 +1,5 @@
 // Login throttling: after MAX_LOGIN_FAILURES attempts without a success, an address is locked out
 // for LOGIN_LOCK_MS. In memory only: a restart forgives, which is fine for a single-user server.
-import { fail } from '../../errors.ts'
-
 export const MAX_LOGIN_FAILURES = 5
 export const LOGIN_LOCK_MS = 10 * 60 * 1000
 /** Bounds memory under a spray of addresses: stale entries are swept past this size. */
@@ -11,10 +9,10 @@ type Entry = { attempts: number; firstAt: number; lockedUntil: number }
 
 export type LoginThrottle = {
   /**
-   * Counts an attempt before the password is checked (so parallel guesses are counted too);
-   * throws 429 while the address is locked.
+   * Counts an attempt before the password is checked (so parallel guesses are counted too).
+   * Returns the milliseconds left on a lockout, or 0 when the attempt may proceed.
    */
-  begin(address: string | null): void
+  begin(address: string | null): number
   /** A correct password clears the address's record. */
   succeed(address: string | null): void
 }
@@ -41,22 +39,18 @@ export function createLoginThrottle(now: () => number = Date.now): LoginThrottle
       if (!entry) {
         if (entries.size >= SWEEP_ABOVE_ENTRIES) sweep(at)
         entries.set(key, { attempts: 1, firstAt: at, lockedUntil: 0 })
-        return
+        return 0
       }
-      if (entry.lockedUntil > at) throw tooMany(entry.lockedUntil - at)
+      if (entry.lockedUntil > at) return entry.lockedUntil - at
       if (entry.attempts >= MAX_LOGIN_FAILURES) {
         entry.lockedUntil = at + LOGIN_LOCK_MS
-        throw tooMany(LOGIN_LOCK_MS)
+        return LOGIN_LOCK_MS
       }
       entry.attempts++
+      return 0
     },
     succeed(address) {
       entries.delete(keyOf(address))
     },
   }
-}
-
-function tooMany(remainingMs: number) {
-  const minutes = Math.max(1, Math.ceil(remainingMs / 60_000))
-  return fail.too_many_requests(`Too many failed logins; try again in ${minutes} minute(s).`)
 }

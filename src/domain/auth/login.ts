@@ -2,9 +2,17 @@
 // session family; a new password ends every other session.
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
+import { createLogger } from '../../log.ts'
 import { createLoginThrottle, type LoginThrottle } from './login-throttle.ts'
 import { passwordEnabled, setAdminPassword, verifyAdminPassword } from './password.ts'
-import { openSession, revokeOtherSessions, type SessionGrant, type SessionMeta } from './sessions.ts'
+import {
+  openSession,
+  revokeOtherSessions,
+  type SessionGrant,
+  type SessionMeta,
+} from './sessions.ts'
+
+const log = createLogger('auth')
 
 /** One throttle per server instance (tests run several in one process). */
 const throttles = new WeakMap<Deps['db'], LoginThrottle>()
@@ -23,11 +31,22 @@ export async function login(
 ): Promise<SessionGrant> {
   if (passwordEnabled(deps.settings)) {
     const throttle = throttleOf(deps)
-    throttle.begin(meta.ip)
-    if (!(await verifyAdminPassword(deps.settings, password))) throw fail.unauthorized('Wrong password.')
+    const lockedMs = throttle.begin(meta.ip)
+    if (lockedMs > 0) {
+      log.warn('login refused: too many failures', { ip: meta.ip })
+      const minutes = Math.ceil(lockedMs / 60_000)
+      throw fail.too_many_requests(`Too many failed logins; try again in ${minutes} minute(s).`)
+    }
+    const correct = await verifyAdminPassword(deps.settings, password)
+    if (!correct) {
+      log.warn('login failed: wrong password', { ip: meta.ip })
+      throw fail.unauthorized('Wrong password.')
+    }
     throttle.succeed(meta.ip)
   }
-  return openSession(deps, meta)
+  const grant = await openSession(deps, meta)
+  log.info('login', { ip: meta.ip, familyId: grant.familyId })
+  return grant
 }
 
 /**
@@ -43,7 +62,10 @@ export async function changeAdminPassword(
   meta: SessionMeta,
 ): Promise<SessionGrant | null> {
   await setAdminPassword(deps.settings, password)
-  revokeOtherSessions(deps, caller.familyId)
+  const revoked = revokeOtherSessions(deps, caller.familyId)
+  log.info(password === '' ? 'password protection disabled' : 'admin password changed', {
+    revokedSessions: revoked,
+  })
   if (password === '' || caller.familyId !== null) return null
   return openSession(deps, meta)
 }

@@ -15,7 +15,10 @@ export async function setAdminPassword(settings: SettingsStore, password: string
   settings.setInternal(HASH_KEY, hash)
 }
 
-export async function verifyAdminPassword(settings: SettingsStore, password: string): Promise<boolean> {
+export async function verifyAdminPassword(
+  settings: SettingsStore,
+  password: string,
+): Promise<boolean> {
   const hash = settings.getInternal<string>(HASH_KEY)
   if (!hash) return false
   return Bun.password.verify(password, hash)

@@ -3,6 +3,7 @@
 import type { Deps } from '../../deps.ts'
 import { tx } from '../../db/client.ts'
 import { fail } from '../../errors.ts'
+import { createLogger } from '../../log.ts'
 import {
   findRefreshToken,
   findSessionFamily,
@@ -12,6 +13,8 @@ import {
   touchSessionFamily,
 } from '../../db/repos/auth.repo.ts'
 import { deriveHex, randomHex, safeEqual, sha256Hex } from './secrets.ts'
+
+const log = createLogger('auth')
 
 export const REFRESH_TTL_SECS = 30 * 24 * 60 * 60
 /** A rotated token presented again this soon is a second tab (or a lost response), not theft. */
@@ -90,8 +93,14 @@ export function redeemRefreshToken(
     // Another request redeemed it between our read and write: that is the grace case.
     return currentOfChain(deps, row.familyId, presented)
   }
-  if (nowMs - row.rotatedAt <= REFRESH_GRACE_MS) return currentOfChain(deps, row.familyId, presented)
+  if (nowMs - row.rotatedAt <= REFRESH_GRACE_MS) {
+    return currentOfChain(deps, row.familyId, presented)
+  }
   revokeSessionFamily(deps.db, row.familyId, now)
+  log.warn('refresh token reused after rotation; session family revoked', {
+    familyId: row.familyId,
+    ip,
+  })
   throw fail.unauthorized('Refresh token reuse detected; the session was revoked.')
 }
 

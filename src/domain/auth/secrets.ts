@@ -1,19 +1,19 @@
 // Secret material of credentials: random secrets, digests, keyed derivation and the constant-time
 // comparison every credential check goes through.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import nodeCrypto from 'node:crypto'
 
 export function randomHex(bytes: number): string {
-  return randomBytes(bytes).toString('hex')
+  return nodeCrypto.randomBytes(bytes).toString('hex')
 }
 
 /** SHA-256 hex: how token and refresh secrets are stored (a secret is never stored itself). */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex')
+  return nodeCrypto.createHash('sha256').update(text).digest('hex')
 }
 
 /** HMAC-SHA-256 hex under a server key; `label` separates the uses of one key. */
 export function deriveHex(key: Uint8Array, label: string, input: string): string {
-  return createHmac('sha256', key).update(label).update('\0').update(input).digest('hex')
+  return nodeCrypto.createHmac('sha256', key).update(label).update('\0').update(input).digest('hex')
 }
 
 /**
@@ -24,5 +24,5 @@ export function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a, 'utf8')
   const right = Buffer.from(b, 'utf8')
   if (left.length !== right.length) return false
-  return timingSafeEqual(left, right)
+  return nodeCrypto.timingSafeEqual(left, right)
 }

@@ -1,6 +1,7 @@
 // API tokens: `tkb_` + 64 hex secrets shown once, stored as SHA-256, roles admin and guest.
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
+import { createLogger } from '../../log.ts'
 import {
   deleteApiToken as deleteRow,
   findApiTokenByHash,
@@ -11,6 +12,8 @@ import {
   type ApiTokenRow,
 } from '../../db/repos/auth.repo.ts'
 import { randomHex, safeEqual, sha256Hex } from './secrets.ts'
+
+const log = createLogger('auth')
 
 export const TOKEN_PREFIX = 'tkb_'
 const TOKEN_PATTERN = /^tkb_[0-9a-f]{64}$/
@@ -53,6 +56,7 @@ export function createApiToken(
     lastUsedIp: null,
   }
   insertApiToken(deps.db, row)
+  log.info('api token created', { id: row.id, name: row.name, role: row.role })
   return { token: publicToken(row), secret }
 }
 
@@ -68,6 +72,7 @@ export function renameApiToken(deps: Pick<Deps, 'db'>, id: string, name: string)
 
 export function deleteApiToken(deps: Pick<Deps, 'db'>, id: string): void {
   if (!deleteRow(deps.db, id)) throw fail.not_found(`No token with id ${id.slice(0, 64)}.`)
+  log.info('api token deleted', { id })
 }
 
 /**

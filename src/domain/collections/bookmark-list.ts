@@ -80,7 +80,8 @@ export function listBookmarkEntries(
     .filter((archive) => !archive.unlinked)
     .map((archive) => {
       const bookmarks = grouped.get(archive.id)!
-      return { archive, bookmarks, at: { key: sortKey(options.sort, archive, bookmarks), id: archive.id } }
+      const key = sortKey(options.sort, archive, bookmarks)
+      return { archive, bookmarks, at: { key, id: archive.id } }
     })
     .sort((a, b) => compare(options.sort, a.at, b.at))
   const rest = after ? ordered.filter((item) => compare(options.sort, item.at, after) > 0) : ordered

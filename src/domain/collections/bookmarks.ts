@@ -25,7 +25,8 @@ export type BookmarkView = {
 export const MAX_BOOKMARK_NAME_LENGTH = 200
 
 export function toBookmarkView(row: BookmarkRow, pages: readonly string[]): BookmarkView {
-  return { page: row.page, filename: pages[row.page - 1] ?? null, name: row.name, bookmarkedAt: row.bookmarkedAt }
+  const filename = pages[row.page - 1] ?? null
+  return { page: row.page, filename, name: row.name, bookmarkedAt: row.bookmarkedAt }
 }
 
 /** Ascending by page; a nonexistent (or unlinked) archive has none. */
@@ -43,7 +44,8 @@ export function addBookmark(deps: Deps, rawId: string, page: number): void {
   const id = parseArchiveId(rawId)
   tx(deps.db, () => {
     if (!findArchive(deps.db, id)) throw fail.bad_request(`${id} does not exist in the database.`)
-    insertBookmark(deps.db, { archiveId: id, page, name: null, bookmarkedAt: Math.floor(Date.now() / 1000) })
+    const bookmarkedAt = Math.floor(Date.now() / 1000)
+    insertBookmark(deps.db, { archiveId: id, page, name: null, bookmarkedAt })
   })
 }
 
@@ -53,7 +55,12 @@ export function removeBookmark(deps: Deps, rawId: string, page: number): void {
 }
 
 /** Sets the name, or clears it for null or blank; 404 when there is no such bookmark. */
-export function renameBookmark(deps: Deps, rawId: string, page: number, name: string | null): string | null {
+export function renameBookmark(
+  deps: Deps,
+  rawId: string,
+  page: number,
+  name: string | null,
+): string | null {
   const id = parseArchiveId(rawId)
   const clean = name?.trim() || null
   if (clean !== null && [...clean].length > MAX_BOOKMARK_NAME_LENGTH) {

@@ -5,6 +5,7 @@ import { tx } from '../../db/client.ts'
 import { findArchive } from '../../db/repos/archives.repo.ts'
 import {
   addCategoryMember,
+  clearCategoryMembers,
   categoriesHolding,
   deleteCategoryRow,
   findCategory,
@@ -78,7 +79,9 @@ export function getCategory(deps: Deps, rawId: string, scope: Scope): Category {
 
 function cleanName(name: string): string {
   const clean = name.trim()
-  if (clean.length > MAX_NAME_LENGTH) throw fail.bad_request(`Category name is longer than ${MAX_NAME_LENGTH} characters.`)
+  if (clean.length > MAX_NAME_LENGTH) {
+    throw fail.bad_request(`Category name is longer than ${MAX_NAME_LENGTH} characters.`)
+  }
   return clean
 }
 
@@ -109,9 +112,14 @@ export function updateCategory(deps: Deps, rawId: string, input: CategoryInput):
   const name = input.name === undefined ? '' : cleanName(input.name)
   if (name !== '') patch.name = name
   if (input.search !== undefined) patch.search = input.search.trim()
+  const becomesDynamic = row.search === '' && patch.search !== undefined && patch.search !== ''
   if (input.pinned !== undefined) patch.pinned = input.pinned
   if (input.visibleToGuest !== undefined) patch.visibleToGuest = input.visibleToGuest
-  tx(deps.db, () => updateCategoryRow(deps.db, row.id, patch))
+  tx(deps.db, () => {
+    // A dynamic category has no members: the old list must not keep granting guest visibility.
+    if (becomesDynamic) clearCategoryMembers(deps.db, row.id)
+    updateCategoryRow(deps.db, row.id, patch)
+  })
   deps.search.clearCache()
   return row.id
 }

@@ -24,7 +24,8 @@ export function tankBookmarks(deps: Deps, rawId: string, scope: Scope): TankBook
     for (const bookmark of byArchive.get(member.archiveId) ?? []) {
       if (bookmark.page > member.pages.length) continue
       const view = toBookmarkView(bookmark, member.pages)
-      out.push({ ...view, page: offset + bookmark.page, archiveId: member.archiveId, localPage: bookmark.page })
+      const page = offset + bookmark.page
+      out.push({ ...view, page, archiveId: member.archiveId, localPage: bookmark.page })
     }
     offset += member.pages.length
   }

@@ -14,13 +14,12 @@ import { fail } from '../../errors.ts'
 import { normalizeTags } from '../archives/tags.ts'
 import { isArchiveId, parseArchiveId } from '../ids.ts'
 import { assertUnlocked, requireTankoubon } from './tank-record.ts'
+import { cleanTankoubonName } from './tankoubons.ts'
 
 export type TankoubonUpdate = {
   archives?: string[]
   metadata?: { name?: string; summary?: string; tags?: string }
 }
-
-const MAX_NAME_LENGTH = 255
 
 function validateArchiveList(deps: Deps, ids: string[]): string[] {
   const seen = new Set<string>()
@@ -37,14 +36,7 @@ function validateArchiveList(deps: Deps, ids: string[]): string[] {
 
 function metadataPatch(metadata: NonNullable<TankoubonUpdate['metadata']>): Partial<TankoubonRow> {
   const patch: Partial<TankoubonRow> = {}
-  if (metadata.name !== undefined) {
-    const name = metadata.name.trim()
-    if (name === '') throw fail.bad_request('Tankoubon name cannot be empty.')
-    if (name.length > MAX_NAME_LENGTH) {
-      throw fail.bad_request(`Tankoubon name is longer than ${MAX_NAME_LENGTH} characters.`)
-    }
-    patch.name = name
-  }
+  if (metadata.name !== undefined) patch.name = cleanTankoubonName(metadata.name)
   if (metadata.summary !== undefined) patch.summary = metadata.summary
   if (metadata.tags !== undefined) patch.tags = normalizeTags(metadata.tags)
   return patch

@@ -22,32 +22,20 @@ export function totalPages(members: readonly MemberPages[]): number {
 }
 
 /** The member and local page of a 1-based global page; undefined when out of range. */
-export function resolveGlobalPage(members: readonly MemberPages[], page: number): ResolvedPage | undefined {
+export function resolveGlobalPage(
+  members: readonly MemberPages[],
+  page: number,
+): ResolvedPage | undefined {
   if (!Number.isInteger(page) || page < 1) return undefined
   let offset = 0
   for (const [index, member] of members.entries()) {
     const count = member.pages.length
     if (page <= offset + count) {
       const localPage = page - offset
-      return { archiveId: member.archiveId, localPage, index, offset, filename: member.pages[localPage - 1]! }
+      const filename = member.pages[localPage - 1]!
+      return { archiveId: member.archiveId, localPage, index, offset, filename }
     }
     offset += count
-  }
-  return undefined
-}
-
-/** Global page of a member's local page; undefined when the member lacks that page. */
-export function globalPageOf(
-  members: readonly MemberPages[],
-  archiveId: string,
-  localPage: number,
-): number | undefined {
-  let offset = 0
-  for (const member of members) {
-    if (member.archiveId === archiveId) {
-      return localPage >= 1 && localPage <= member.pages.length ? offset + localPage : undefined
-    }
-    offset += member.pages.length
   }
   return undefined
 }

@@ -1,43 +1,50 @@
 // Reading progress of a Tankoubon: a global page, stored on the Tankoubon and, resolved to
-// (member, local page), on the member archive too, with lastreadtime in server time.
+// (member, local page), on the member archive through the archive's own progress write.
 import type { Deps } from '../../deps.ts'
 import { tx } from '../../db/client.ts'
-import { updateArchive } from '../../db/repos/archives.repo.ts'
+import { findArchive } from '../../db/repos/archives.repo.ts'
 import { listTankMembers, updateTankoubonRow } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
+import { setProgress } from '../archives/edit.ts'
 import type { Scope } from './guest-scope.ts'
 import { loadMemberPages, resolveGlobalPage, totalPages, type ResolvedPage } from './tank-pages.ts'
 import { assertUnlocked, requireTankoubon } from './tank-record.ts'
 
 /** Resolves a global page of a Tankoubon, or answers 400 when it is out of range. */
-export function resolveTankPage(deps: Deps, rawId: string, page: number, scope: Scope = null): ResolvedPage {
+export function resolveTankPage(
+  deps: Deps,
+  rawId: string,
+  page: number,
+  scope: Scope = null,
+): ResolvedPage {
   const row = requireTankoubon(deps, rawId, scope)
   const members = loadMemberPages(deps.db, listTankMembers(deps.db, row.id))
   const resolved = resolveGlobalPage(members, page)
   if (!resolved) {
-    throw fail.bad_request(`Page ${page} is out of range for this tankoubon (${totalPages(members)} pages).`)
+    const total = totalPages(members)
+    throw fail.bad_request(`Page ${page} is out of range for this tankoubon (${total} pages).`)
   }
   return resolved
 }
 
-export function updateTankProgress(
+export async function updateTankProgress(
   deps: Deps,
   rawId: string,
   page: number,
   scope: Scope,
-): { id: string; page: number; lastreadtime: number } {
+): Promise<{ id: string; page: number; lastreadtime: number }> {
   if (!deps.settings.get('server_tracks_progress')) {
     throw fail.bad_request('Server-side Progress Tracking is disabled on this instance.')
   }
   const resolved = resolveTankPage(deps, rawId, page, scope)
   const id = rawId
-  assertUnlocked(deps, [id, resolved.archiveId])
-  const lastreadtime = Math.floor(Date.now() / 1000)
-  const archive = tx(deps.db, () => {
-    updateTankoubonRow(deps.db, id, { progress: page, lastreadtime })
-    return updateArchive(deps.db, resolved.archiveId, { progress: resolved.localPage, lastreadtime })
-  })
-  if (archive) deps.search.upsertArchive(archive)
+  assertUnlocked(deps, [id])
+  const member = findArchive(deps.db, resolved.archiveId)
+  if (!member) throw fail.bad_request(`No archive with ID ${resolved.archiveId}.`)
+  // The member first: a locked member answers 423 before the Tankoubon changes.
+  const updated = await setProgress(deps, member, resolved.localPage)
+  const { lastreadtime } = updated
+  tx(deps.db, () => updateTankoubonRow(deps.db, id, { progress: page, lastreadtime }))
   deps.search.refreshTankoubon(id)
   return { id, page, lastreadtime }
 }

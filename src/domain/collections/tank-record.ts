@@ -51,5 +51,7 @@ export function visibleMembers(deps: Deps, id: string, scope: Scope): string[] {
  * so checking is as strong as locking for them, and concurrent appends never 423 each other.
  */
 export function assertUnlocked(deps: Deps, ids: string[]): void {
-  if (ids.some((id) => deps.locks.isLocked(id))) throw fail.locked('Locked: this item is being modified.')
+  if (ids.some((id) => deps.locks.isLocked(id))) {
+    throw fail.locked('Locked: this item is being modified.')
+  }
 }

@@ -16,7 +16,13 @@ import {
 import { fail } from '../../errors.ts'
 import { nextTimestampId, parseArchiveId, parseTankoubonId } from '../ids.ts'
 import { inScope, type Scope } from './guest-scope.ts'
-import { assertUnlocked, requireTankoubon, toTankoubon, visibleMembers, type Tankoubon } from './tank-record.ts'
+import {
+  assertUnlocked,
+  requireTankoubon,
+  toTankoubon,
+  visibleMembers,
+  type Tankoubon,
+} from './tank-record.ts'
 
 export type TankoubonPage<T> = { total: number; filtered: number; result: T }
 export type FullTankoubon = Tankoubon & { fullData: ArchiveRow[] }
@@ -71,7 +77,8 @@ export function getFullTankoubon(
   }
 }
 
-function cleanName(name: string | undefined): string {
+/** A trimmed, non-empty name of bounded length, or a 400. */
+export function cleanTankoubonName(name: string | undefined): string {
   const clean = (name ?? '').trim()
   if (clean === '') throw fail.bad_request('Tankoubon name not specified.')
   if (clean.length > MAX_NAME_LENGTH) {
@@ -82,7 +89,7 @@ function cleanName(name: string | undefined): string {
 
 /** Creates a Tankoubon, or renames `tankId` when given. Returns the id. */
 export function createOrRenameTankoubon(deps: Deps, input: { name?: string; tankId?: string }): string {
-  const name = cleanName(input.name)
+  const name = cleanTankoubonName(input.name)
   if (input.tankId) {
     const row = requireTankoubon(deps, input.tankId)
     assertUnlocked(deps, [row.id])

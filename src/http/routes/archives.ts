@@ -15,6 +15,7 @@ import { renameArchive } from '../../domain/archives/rename.ts'
 import { uploadArchive } from '../../domain/archives/upload.ts'
 import { findThumbnailFile, getThumbnail, setCover } from '../../domain/archives/thumbnails.ts'
 import { sendThumbnail } from '../thumbnail-response.ts'
+import { addToCategory, getCategory } from '../../domain/collections/categories.ts'
 import { toAbsolutePath } from '../../domain/archives/files.ts'
 import { guestVisibleIds } from '../../search/guest-scope.ts'
 
@@ -38,6 +39,10 @@ export const archivesRoutes = (deps: Deps) =>
         const file = form.file
         if (!(file instanceof File)) throw fail.bad_request('Missing file field.')
         const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : undefined)
+        const categoryId = text('category_id') || undefined
+        // Checked before the file lands, so a bad category refuses the upload instead of half-doing it.
+        if (categoryId && getCategory(deps, categoryId, null).search)
+          throw fail.bad_request('Cannot add an archive to a dynamic category.')
         const row = await uploadArchive(deps, {
           file,
           checksum: text('file_checksum') || undefined,
@@ -45,6 +50,7 @@ export const archivesRoutes = (deps: Deps) =>
           tags: text('tags'),
           summary: text('summary'),
         })
+        if (categoryId) addToCategory(deps, categoryId, row.id)
         return ok({ id: row.id })
       },
     )
@@ -118,7 +124,7 @@ export const archivesRoutes = (deps: Deps) =>
         const headers = { etag, 'cache-control': 'private, max-age=604800' }
         if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers })
         const bytes = await readPageBytes(deps, row, entry)
-        return new Response(bytes, { headers: { ...headers, 'content-type': contentTypeOf(entry) } })
+        return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { ...headers, 'content-type': contentTypeOf(entry) } })
       },
       { params: IdParams, query: Query },
     )

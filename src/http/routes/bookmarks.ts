@@ -1,6 +1,126 @@
-// Routes of the bookmarks area (filled by its step; see the owning issue).
+// Bookmarks: per archive, per Tankoubon (global pages resolved to member + local page),
+// the aggregated list, and the two display preferences.
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
+import { ok } from '../envelope.ts'
+import { scopeFor } from '../../domain/collections/guest-scope.ts'
+import {
+  addBookmark,
+  archiveBookmarks,
+  removeBookmark,
+  renameBookmark,
+} from '../../domain/collections/bookmarks.ts'
+import { listBookmarkEntries } from '../../domain/collections/bookmark-list.ts'
+import {
+  getHoverPageOrder,
+  getOnlyMatching,
+  setHoverPageOrder,
+  setOnlyMatching,
+} from '../../domain/collections/bookmark-prefs.ts'
+import { tankBookmarks } from '../../domain/collections/tank-bookmarks.ts'
+import { resolveTankPage } from '../../domain/collections/tank-progress.ts'
+import {
+  BookmarkModel,
+  parseListOptions,
+  toWireBookmark,
+  toWireBookmarkEntry,
+  toWireTankBookmark,
+} from '../models/bookmarks.ts'
+import { parsePageNumber } from '../models/tankoubons.ts'
 
-export const bookmarksRoutes = (deps: Deps) => new Elysia({ name: 'routes.bookmarks' }).use(requestContext(deps))
+/** The member archive and local page a Tankoubon's global page lands on. */
+function tankTarget(deps: Deps, params: { id: string; page: string }) {
+  const resolved = resolveTankPage(deps, params.id, parsePageNumber(params.page))
+  return { archiveId: resolved.archiveId, page: resolved.localPage }
+}
+
+export const bookmarksRoutes = (deps: Deps) =>
+  new Elysia({ name: 'routes.bookmarks' })
+    .use(requestContext(deps))
+    .get(
+      '/api/archives/:id/bookmarks',
+      ({ params, guestScoped }) =>
+        archiveBookmarks(deps, params.id, scopeFor(deps, guestScoped)).map(toWireBookmark),
+      { params: BookmarkModel.archiveParams },
+    )
+    .post(
+      '/api/archives/:id/bookmarks/:page',
+      ({ params }) => {
+        const page = parsePageNumber(params.page)
+        addBookmark(deps, params.id, page)
+        return ok({ archive_id: params.id, page })
+      },
+      { params: BookmarkModel.pageParams },
+    )
+    .delete(
+      '/api/archives/:id/bookmarks/:page',
+      ({ params }) => {
+        const page = parsePageNumber(params.page)
+        removeBookmark(deps, params.id, page)
+        return ok({ archive_id: params.id, page })
+      },
+      { params: BookmarkModel.pageParams },
+    )
+    .put(
+      '/api/archives/:id/bookmarks/:page/name',
+      ({ params, body }) => {
+        const page = parsePageNumber(params.page)
+        const name = renameBookmark(deps, params.id, page, body.name ?? null)
+        return ok({ archive_id: params.id, page, name })
+      },
+      { params: BookmarkModel.pageParams, body: BookmarkModel.renameBody },
+    )
+    .get(
+      '/api/bookmarks',
+      ({ query, guestScoped }) => {
+        const list = listBookmarkEntries(deps, parseListOptions(query), scopeFor(deps, guestScoped))
+        return { entries: list.entries.map(toWireBookmarkEntry), next_cursor: list.nextCursor }
+      },
+      { query: BookmarkModel.listQuery },
+    )
+    .get('/api/bookmarks/hover-page-order', () => ({ order: getHoverPageOrder(deps) }))
+    .put(
+      '/api/bookmarks/hover-page-order',
+      ({ body }) => ok({ order: setHoverPageOrder(deps, body.order) }),
+      { body: BookmarkModel.hoverOrderBody },
+    )
+    .get('/api/bookmarks/only-matching', () => ({ only_matching: getOnlyMatching(deps) }))
+    .put(
+      '/api/bookmarks/only-matching',
+      ({ body }) => ok({ only_matching: setOnlyMatching(deps, body.only_matching) }),
+      { body: BookmarkModel.onlyMatchingBody },
+    )
+    .get(
+      '/api/tankoubons/:id/bookmarks',
+      ({ params, guestScoped }) =>
+        tankBookmarks(deps, params.id, scopeFor(deps, guestScoped)).map(toWireTankBookmark),
+      { params: BookmarkModel.archiveParams },
+    )
+    .post(
+      '/api/tankoubons/:id/bookmarks/:page',
+      ({ params }) => {
+        const target = tankTarget(deps, params)
+        addBookmark(deps, target.archiveId, target.page)
+        return ok({ archive_id: target.archiveId, page: target.page })
+      },
+      { params: BookmarkModel.pageParams },
+    )
+    .delete(
+      '/api/tankoubons/:id/bookmarks/:page',
+      ({ params }) => {
+        const target = tankTarget(deps, params)
+        removeBookmark(deps, target.archiveId, target.page)
+        return ok({ archive_id: target.archiveId, page: target.page })
+      },
+      { params: BookmarkModel.pageParams },
+    )
+    .put(
+      '/api/tankoubons/:id/bookmarks/:page/name',
+      ({ params, body }) => {
+        const target = tankTarget(deps, params)
+        const name = renameBookmark(deps, target.archiveId, target.page, body.name ?? null)
+        return ok({ archive_id: target.archiveId, page: target.page, name })
+      },
+      { params: BookmarkModel.pageParams, body: BookmarkModel.renameBody },
+    )

@@ -1,6 +1,66 @@
-// Routes of the categories area (filled by its step; see the owning issue).
+// Categories: list, get, create, update, delete, members, and the categories of an archive.
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
+import { ok } from '../envelope.ts'
+import {
+  addToCategory,
+  categoriesOfArchive,
+  createCategory,
+  deleteCategory,
+  getCategory,
+  listCategories,
+  removeFromCategory,
+  updateCategory,
+} from '../../domain/collections/categories.ts'
+import { scopeFor } from '../../domain/collections/guest-scope.ts'
+import { CategoryModel, toCategoryInput, toWireCategory } from '../models/categories.ts'
 
-export const categoriesRoutes = (deps: Deps) => new Elysia({ name: 'routes.categories' }).use(requestContext(deps))
+export const categoriesRoutes = (deps: Deps) =>
+  new Elysia({ name: 'routes.categories' })
+    .use(requestContext(deps))
+    .get('/api/categories', ({ guestScoped }) =>
+      listCategories(deps, scopeFor(deps, guestScoped)).map(toWireCategory),
+    )
+    .put(
+      '/api/categories',
+      ({ body }) => ok({ category_id: createCategory(deps, toCategoryInput(body)) }),
+      { body: CategoryModel.body },
+    )
+    .get(
+      '/api/categories/:id',
+      ({ params, guestScoped }) =>
+        toWireCategory(getCategory(deps, params.id, scopeFor(deps, guestScoped))),
+      { params: CategoryModel.params },
+    )
+    .put(
+      '/api/categories/:id',
+      ({ params, body }) => ok({ category_id: updateCategory(deps, params.id, toCategoryInput(body)) }),
+      { params: CategoryModel.params, body: CategoryModel.body },
+    )
+    .delete(
+      '/api/categories/:id',
+      ({ params }) => {
+        deleteCategory(deps, params.id)
+        return ok()
+      },
+      { params: CategoryModel.params },
+    )
+    .put(
+      '/api/categories/:id/:archive',
+      ({ params }) => ok({ successMessage: addToCategory(deps, params.id, params.archive) }),
+      { params: CategoryModel.memberParams },
+    )
+    .delete(
+      '/api/categories/:id/:archive',
+      ({ params }) => ok({ successMessage: removeFromCategory(deps, params.id, params.archive) }),
+      { params: CategoryModel.memberParams },
+    )
+    .get(
+      '/api/archives/:id/categories',
+      ({ params, guestScoped }) => {
+        const categories = categoriesOfArchive(deps, params.id, scopeFor(deps, guestScoped))
+        return ok({ categories: categories.map(toWireCategory) })
+      },
+      { params: CategoryModel.params },
+    )

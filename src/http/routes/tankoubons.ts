@@ -1,6 +1,118 @@
-// Routes of the tankoubons area (filled by its step; see the owning issue).
+// Tankoubons: list, create/rename, get (plain and full), update, delete, append/remove members,
+// progress on the global page, thumbnail, and the Tankoubons of an archive.
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
+import { ok } from '../envelope.ts'
+import { parseFlag } from '../params.ts'
+import { sendThumbnail } from '../thumbnail-response.ts'
+import { scopeFor } from '../../domain/collections/guest-scope.ts'
+import {
+  createOrRenameTankoubon,
+  deleteTankoubon,
+  getFullTankoubon,
+  getTankoubon,
+  listTankoubons,
+  tankoubonsOfArchive,
+} from '../../domain/collections/tankoubons.ts'
+import {
+  appendToTankoubon,
+  removeFromTankoubon,
+  updateTankoubon,
+} from '../../domain/collections/tank-members.ts'
+import { updateTankProgress } from '../../domain/collections/tank-progress.ts'
+import { getTankThumbnail, setTankThumbnail } from '../../domain/collections/tank-thumbnail.ts'
+import {
+  TankoubonModel,
+  parseListPage,
+  parsePageNumber,
+  toWireFullTankoubon,
+  toWireTankoubon,
+} from '../models/tankoubons.ts'
 
-export const tankoubonsRoutes = (deps: Deps) => new Elysia({ name: 'routes.tankoubons' }).use(requestContext(deps))
+export const tankoubonsRoutes = (deps: Deps) =>
+  new Elysia({ name: 'routes.tankoubons' })
+    .use(requestContext(deps))
+    .get(
+      '/api/tankoubons',
+      ({ query, guestScoped }) => {
+        const list = listTankoubons(deps, parseListPage(query.page, 0), scopeFor(deps, guestScoped))
+        return { filtered: list.filtered, result: list.result.map(toWireTankoubon), total: list.total }
+      },
+      { query: TankoubonModel.listQuery },
+    )
+    .put(
+      '/api/tankoubons',
+      ({ body }) => {
+        const id = createOrRenameTankoubon(deps, { name: body?.name, tankId: body?.tankid })
+        return ok({ tankoubon_id: id })
+      },
+      { body: TankoubonModel.createBody },
+    )
+    .get(
+      '/api/tankoubons/:id',
+      ({ params, guestScoped }) =>
+        toWireTankoubon(getTankoubon(deps, params.id, scopeFor(deps, guestScoped))),
+      { params: TankoubonModel.params },
+    )
+    .get(
+      '/api/tankoubons/:id/full',
+      ({ params, query, guestScoped }) => {
+        const page = parseListPage(query.page, -1)
+        const full = getFullTankoubon(deps, params.id, page, scopeFor(deps, guestScoped))
+        return { filtered: full.filtered, result: toWireFullTankoubon(full.result), total: full.total }
+      },
+      { params: TankoubonModel.params, query: TankoubonModel.listQuery },
+    )
+    .put(
+      '/api/tankoubons/:id',
+      ({ params, body }) => ok({ successMessage: updateTankoubon(deps, params.id, body) }),
+      { params: TankoubonModel.params, body: TankoubonModel.updateBody },
+    )
+    .delete(
+      '/api/tankoubons/:id',
+      ({ params }) => {
+        deleteTankoubon(deps, params.id)
+        return ok()
+      },
+      { params: TankoubonModel.params },
+    )
+    .put(
+      '/api/tankoubons/:id/progress/:page',
+      async ({ params, guestScoped }) => {
+        const page = parsePageNumber(params.page, 'progress value')
+        return ok(await updateTankProgress(deps, params.id, page, scopeFor(deps, guestScoped)))
+      },
+      { params: TankoubonModel.pageParams },
+    )
+    .get(
+      '/api/tankoubons/:id/thumbnail',
+      async ({ params, query, guestScoped, set }) => {
+        const noFallback = parseFlag(query.no_fallback, 'no_fallback')
+        const scope = scopeFor(deps, guestScoped)
+        return sendThumbnail(await getTankThumbnail(deps, params.id, noFallback, scope), set)
+      },
+      { params: TankoubonModel.params, query: TankoubonModel.thumbnailQuery },
+    )
+    .put(
+      '/api/tankoubons/:id/thumbnail',
+      async ({ params, query }) =>
+        ok({ new_thumbnail: await setTankThumbnail(deps, params.id, parsePageNumber(query.page)) }),
+      { params: TankoubonModel.params, query: TankoubonModel.thumbnailQuery },
+    )
+    .put(
+      '/api/tankoubons/:id/:archive',
+      ({ params }) => ok({ successMessage: appendToTankoubon(deps, params.id, params.archive) }),
+      { params: TankoubonModel.memberParams },
+    )
+    .delete(
+      '/api/tankoubons/:id/:archive',
+      ({ params }) => ok({ successMessage: removeFromTankoubon(deps, params.id, params.archive) }),
+      { params: TankoubonModel.memberParams },
+    )
+    .get(
+      '/api/archives/:id/tankoubons',
+      ({ params, guestScoped }) =>
+        ok({ tankoubons: tankoubonsOfArchive(deps, params.id, scopeFor(deps, guestScoped)) }),
+      { params: TankoubonModel.params },
+    )

@@ -1,0 +1,84 @@
+// Wire side of search: query-string schemas (strings, parsed here so a bad value names itself in
+// a 400), and search hits as archive metadata (a Tankoubon under its TANK_ id).
+import { t } from 'elysia'
+import type { SearchHit, SearchParams } from '../../search/run-search.ts'
+import { isCategoryId } from '../../domain/ids.ts'
+import { fail } from '../../errors.ts'
+import { parseFlag, parseInteger } from '../params.ts'
+import { toWireArchive, type WireArchive } from './archives.ts'
+
+const text = t.Optional(t.String())
+
+const filterFields = {
+  filter: text,
+  category: text,
+  newonly: text,
+  untaggedonly: text,
+  hidecompleted: text,
+  groupby_tanks: text,
+  tankoubonsonly: text,
+}
+
+export const SearchModel = {
+  search: t.Object({ ...filterFields, start: text, sortby: text, order: text }),
+  random: t.Object({ ...filterFields, count: text }),
+  suggest: t.Object(filterFields),
+  stats: t.Object({ minweight: text, hide_excluded_namespaces: text }),
+}
+
+type RawSearch = Partial<Record<keyof typeof filterFields | 'start' | 'sortby' | 'order', string>>
+
+function parseCategory(raw: string | undefined): string | null {
+  const value = raw?.trim() ?? ''
+  if (value === '') return null
+  if (!isCategoryId(value)) throw fail.bad_request(`Invalid category ID: ${value.slice(0, 32)}`)
+  return value
+}
+
+export function parseSearchParams(q: RawSearch): SearchParams {
+  const order = (q.order ?? '').trim().toLowerCase()
+  if (order !== '' && order !== 'asc' && order !== 'desc') throw fail.bad_request('order must be asc or desc.')
+  const tanksOnly = parseFlag(q.tankoubonsonly, 'tankoubonsonly')
+  return {
+    filter: q.filter ?? '',
+    category: parseCategory(q.category),
+    start: parseInteger(q.start, 'start', { min: -1, fallback: 0 }),
+    sortby: (q.sortby ?? '').trim().toLowerCase() || 'title',
+    desc: order === 'desc',
+    newonly: parseFlag(q.newonly, 'newonly'),
+    untaggedonly: parseFlag(q.untaggedonly, 'untaggedonly'),
+    hidecompleted: parseFlag(q.hidecompleted, 'hidecompleted'),
+    grouped: parseFlag(q.groupby_tanks, 'groupby_tanks', true) || tanksOnly,
+    tanksOnly,
+  }
+}
+
+/** LANraragi reads a missing or zero count as the default. */
+export function parseRandomCount(raw: string | undefined): number {
+  return parseInteger(raw, 'count', { min: 0, fallback: 0 }) || 5
+}
+
+export function parseStatsOptions(q: typeof SearchModel.stats.static) {
+  return {
+    minweight: parseInteger(q.minweight, 'minweight', { min: 0, fallback: 1 }),
+    hideExcludedNamespaces: parseFlag(q.hide_excluded_namespaces, 'hide_excluded_namespaces'),
+  }
+}
+
+export function toWireHit(hit: SearchHit): WireArchive {
+  if (hit.kind === 'archive') return toWireArchive(hit.row, { toc: false })
+  const tank = hit.tank
+  return {
+    arcid: tank.id,
+    title: tank.name,
+    filename: tank.name,
+    tags: tank.tags,
+    isnew: tank.isnew ? 'true' : 'false',
+    extension: '',
+    progress: tank.progress,
+    pagecount: tank.pagecount,
+    lastreadtime: tank.lastreadtime,
+    size: tank.size,
+    summary: tank.summary,
+  }
+}

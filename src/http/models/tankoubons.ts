@@ -1,0 +1,63 @@
+// Wire shapes of Tankoubons (plain and full), their request bodies, and page parameters.
+import { t } from 'elysia'
+import type { FullTankoubon } from '../../domain/collections/tankoubons.ts'
+import type { Tankoubon } from '../../domain/collections/tank-record.ts'
+import { fail } from '../../errors.ts'
+import { toWireArchive } from './archives.ts'
+
+export const TankoubonModel = {
+  params: t.Object({ id: t.String() }),
+  memberParams: t.Object({ id: t.String(), archive: t.String() }),
+  pageParams: t.Object({ id: t.String(), page: t.String() }),
+  listQuery: t.Object({ page: t.Optional(t.String()) }),
+  thumbnailQuery: t.Object({ no_fallback: t.Optional(t.String()), page: t.Optional(t.String()) }),
+  /** Create or rename: form-urlencoded or multipart (JSON accepted too). */
+  createBody: t.Optional(
+    t.Object(
+      { name: t.Optional(t.String()), tankid: t.Optional(t.String()) },
+      { additionalProperties: true },
+    ),
+  ),
+  /** Only the keys sent change. */
+  updateBody: t.Object({
+    archives: t.Optional(t.Array(t.String())),
+    metadata: t.Optional(
+      t.Object({
+        name: t.Optional(t.String()),
+        summary: t.Optional(t.String()),
+        tags: t.Optional(t.String()),
+      }),
+    ),
+  }),
+}
+
+/** A 1-based page in a path or query: a positive integer, anything else is a 400. */
+export function parsePageNumber(raw: string | undefined, what = 'page'): number {
+  if (raw === undefined || !/^[1-9][0-9]{0,8}$/.test(raw)) {
+    const shown = String(raw).slice(0, 32)
+    throw fail.bad_request(`Invalid ${what}: ${shown} (a positive integer is expected).`)
+  }
+  return Number(raw)
+}
+
+/** A 0-based list page; -1 = everything. */
+export function parseListPage(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback
+  if (!/^(-1|[0-9]{1,9})$/.test(raw)) throw fail.bad_request(`Invalid page: ${raw.slice(0, 32)}`)
+  return Number(raw)
+}
+
+export function toWireTankoubon(tank: Tankoubon) {
+  return {
+    id: tank.id,
+    name: tank.name,
+    summary: tank.summary,
+    tags: tank.tags,
+    progress: tank.progress,
+    archives: tank.archives,
+  }
+}
+
+export function toWireFullTankoubon(tank: FullTankoubon) {
+  return { ...toWireTankoubon(tank), full_data: tank.fullData.map((row) => toWireArchive(row)) }
+}

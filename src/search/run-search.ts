@@ -1,0 +1,179 @@
+// The search use-cases behind /api/search*: resolve the category and the guest scope, run the
+// index, page the result and load what the page shows. null means "index not built yet" (204).
+import type { Deps } from '../deps.ts'
+import { findArchives, type ArchiveRow } from '../db/repos/archives.repo.ts'
+import { findCategoryRecord, findTankoubonRecords } from '../db/repos/search.repo.ts'
+import { joinTags, splitTags } from '../domain/archives/tags.ts'
+import { isTankoubonId } from '../domain/ids.ts'
+import { fail } from '../errors.ts'
+import { guestVisibleIds } from './guest-scope.ts'
+import { parseFilter } from './query.ts'
+import type { IndexQuery } from './types.ts'
+
+export type SearchParams = {
+  filter: string
+  category: string | null
+  /** Offset into the result; -1 = everything. */
+  start: number
+  /** 'title', 'lastread' or a lower-cased namespace. */
+  sortby: string
+  desc: boolean
+  newonly: boolean
+  untaggedonly: boolean
+  hidecompleted: boolean
+  grouped: boolean
+  tanksOnly: boolean
+}
+
+/** A Tankoubon shown where archives are: its name as title, members' pages and tags summed up. */
+export type TankHit = {
+  id: string
+  name: string
+  summary: string
+  /** Own tags first, then the members' tags, each once. */
+  tags: string
+  isnew: boolean
+  progress: number
+  pagecount: number
+  lastreadtime: number
+  size: number
+}
+
+export type SearchHit = { kind: 'archive'; row: ArchiveRow } | { kind: 'tank'; tank: TankHit }
+
+export type SearchPage<T> = { data: T[]; recordsTotal: number; recordsFiltered: number }
+
+type Mode = { guestScoped: boolean; titlesOnly?: boolean; sortby?: string; desc?: boolean }
+
+/** SQLite caps bound parameters: long id lists are read in slices. */
+const ID_SLICE = 500
+
+function resolveQuery(deps: Deps, params: SearchParams, mode: Mode): { query: IndexQuery; key: string } {
+  const terms = parseFilter(params.filter)
+  let allowedIds: string[] | null = null
+  if (params.category) {
+    const category = findCategoryRecord(deps.db, params.category)
+    if (!category) throw fail.bad_request(`Category ${params.category} not found.`)
+    if (category.search.trim()) terms.push(...parseFilter(category.search))
+    else allowedIds = category.members
+  }
+  const sortby = mode.sortby ?? params.sortby
+  const desc = mode.desc ?? params.desc
+  const by = sortby === 'title' ? 'title' : sortby === 'lastread' ? 'lastread' : 'namespace'
+  const query: IndexQuery = {
+    terms,
+    grouped: params.grouped,
+    tanksOnly: params.tanksOnly,
+    allowedIds,
+    scopeIds: mode.guestScoped ? guestVisibleIds(deps) : null,
+    newonly: params.newonly,
+    untaggedonly: params.untaggedonly,
+    hidecompleted: params.hidecompleted,
+    titlesOnly: mode.titlesOnly ?? false,
+    sort: { by, namespace: sortby, desc },
+  }
+  const key = JSON.stringify([
+    params.filter,
+    params.category,
+    sortby,
+    desc,
+    params.newonly,
+    params.untaggedonly,
+    params.hidecompleted,
+    params.grouped,
+    params.tanksOnly,
+    query.titlesOnly,
+    mode.guestScoped,
+  ])
+  return { query, key }
+}
+
+function run(deps: Deps, params: SearchParams, mode: Mode) {
+  if (!deps.search.ready) return null
+  const { query, key } = resolveQuery(deps, params, mode)
+  return deps.search.query(query, key)
+}
+
+function page<T>(all: T[], start: number, size: number): T[] {
+  return start === -1 ? all : all.slice(start, start + size)
+}
+
+function readArchives(deps: Deps, ids: string[]): Map<string, ArchiveRow> {
+  const rows = new Map<string, ArchiveRow>()
+  for (let i = 0; i < ids.length; i += ID_SLICE)
+    for (const row of findArchives(deps.db, ids.slice(i, i + ID_SLICE))) if (!row.unlinked) rows.set(row.id, row)
+  return rows
+}
+
+/** Current rows of the given ids, in the given order; vanished ones are left out. */
+export function loadHits(deps: Deps, ids: string[]): SearchHit[] {
+  const tankIds = ids.filter(isTankoubonId)
+  const tanks = findTankoubonRecords(deps.db, tankIds)
+  const rows = readArchives(deps, [...ids.filter((id) => !isTankoubonId(id)), ...tanks.flatMap((t) => t.members)])
+  const tankHits = new Map<string, TankHit>()
+  for (const tank of tanks) {
+    const members = tank.members.map((id) => rows.get(id)).filter((row) => row !== undefined)
+    tankHits.set(tank.id, {
+      id: tank.id,
+      name: tank.name,
+      summary: tank.summary,
+      tags: joinTags(splitTags([tank.tags, ...members.map((m) => m.tags)].join(','))),
+      isnew: members.some((m) => m.isnew),
+      progress: tank.progress,
+      pagecount: members.reduce((sum, m) => sum + m.pagecount, 0),
+      lastreadtime: tank.lastreadtime,
+      size: members.reduce((sum, m) => sum + m.size, 0),
+    })
+  }
+  const hits: SearchHit[] = []
+  for (const id of ids) {
+    const tank = tankHits.get(id)
+    const row = tank ? undefined : rows.get(id)
+    if (tank) hits.push({ kind: 'tank', tank })
+    else if (row) hits.push({ kind: 'archive', row })
+  }
+  return hits
+}
+
+export function searchLibrary(deps: Deps, params: SearchParams, guestScoped: boolean): SearchPage<SearchHit> | null {
+  const result = run(deps, params, { guestScoped })
+  if (!result) return null
+  const ids = page(result.ids, params.start, deps.settings.get('archives_per_page'))
+  return { data: loadHits(deps, ids), recordsTotal: result.total, recordsFiltered: result.ids.length }
+}
+
+export function searchIds(deps: Deps, params: SearchParams, guestScoped: boolean): SearchPage<string> | null {
+  const result = run(deps, params, { guestScoped })
+  if (!result) return null
+  const data = page(result.ids, params.start, deps.settings.get('archives_per_page'))
+  return { data, recordsTotal: result.total, recordsFiltered: result.ids.length }
+}
+
+/** `count` picks out of the whole result; fewer results than that: all of them, shuffled. */
+export function randomHits(deps: Deps, params: SearchParams, count: number, guestScoped: boolean): SearchHit[] | null {
+  const result = run(deps, params, { guestScoped, sortby: 'title', desc: false })
+  if (!result) return null
+  const pool = [...result.ids]
+  const take = Math.min(count, pool.length)
+  for (let i = 0; i < take; i++) {
+    const j = i + Math.floor(Math.random() * (pool.length - i))
+    const picked = pool[j]!
+    pool[j] = pool[i]!
+    pool[i] = picked
+  }
+  return loadHits(deps, pool.slice(0, take))
+}
+
+/** Title autocomplete: the first `limit` title matches in title order. */
+export function suggestTitles(
+  deps: Deps,
+  params: SearchParams,
+  limit: number,
+  guestScoped: boolean,
+): { arcid: string; title: string }[] | null {
+  const result = run(deps, params, { guestScoped, titlesOnly: true, sortby: 'title', desc: false })
+  if (!result) return null
+  return loadHits(deps, result.ids.slice(0, limit)).map((hit) =>
+    hit.kind === 'tank' ? { arcid: hit.tank.id, title: hit.tank.name } : { arcid: hit.row.id, title: hit.row.title },
+  )
+}

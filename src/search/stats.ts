@@ -1,0 +1,30 @@
+// Tag statistics (the tag cloud of /api/database/stats) and the untagged-archives list, both
+// read from the index so they follow every write.
+import type { Deps } from '../deps.ts'
+import { guestVisibleIds } from './guest-scope.ts'
+import type { TagStat } from './types.ts'
+
+export type StatsOptions = { minweight: number; hideExcludedNamespaces: boolean }
+
+/** Tags used at least `minweight` times, most used first; null until the index is built. */
+export function tagStatistics(deps: Deps, options: StatsOptions, guestScoped: boolean): TagStat[] | null {
+  if (!deps.search.ready) return null
+  const excluded = new Set(
+    options.hideExcludedNamespaces ? deps.settings.get('excluded_namespaces').map((ns) => ns.trim().toLowerCase()) : [],
+  )
+  return deps.search
+    .tagStats(guestScoped ? guestVisibleIds(deps) : null)
+    .filter((stat) => stat.weight >= options.minweight && !excluded.has(stat.namespace))
+    .sort(
+      (a, b) =>
+        b.weight - a.weight ||
+        (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0) ||
+        (a.text < b.text ? -1 : a.text > b.text ? 1 : 0),
+    )
+}
+
+/** Archives whose tags, LANraragi's ignored namespaces aside, are empty; null until built. */
+export function untaggedArchiveIds(deps: Deps, guestScoped: boolean): string[] | null {
+  if (!deps.search.ready) return null
+  return deps.search.untaggedIds(guestScoped ? guestVisibleIds(deps) : null)
+}

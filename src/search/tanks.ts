@@ -1,0 +1,117 @@
+// Tankoubons inside the index: membership both ways, and each Tankoubon's document derived from
+// its own name and tags plus its members' tags, pages and New flags. Member changes mark the
+// Tankoubon dirty; flush() re-derives before the next read, so bulk edits derive once.
+import { splitTags } from '../domain/archives/tags.ts'
+import type { TankoubonRecord } from '../db/repos/search.repo.ts'
+import { foldCase } from './query.ts'
+import { ARCHIVE, TANK, type Store } from './store.ts'
+import type { Vocabulary } from './vocabulary.ts'
+
+export type Tanks = ReturnType<typeof createTanks>
+
+export function createTanks(store: Store, vocab: Vocabulary) {
+  const records = new Map<string, TankoubonRecord>()
+  const tanksOf = new Map<string, Set<string>>()
+  const dirty = new Set<string>()
+
+  const syncGroupCount = (archiveId: string) => {
+    const slot = store.slotOf.get(archiveId)
+    if (slot !== undefined && store.kind[slot] === ARCHIVE) store.groupCount[slot] = tanksOf.get(archiveId)?.size ?? 0
+  }
+
+  const unlink = (record: TankoubonRecord) => {
+    for (const member of record.members) {
+      const set = tanksOf.get(member)
+      set?.delete(record.id)
+      if (set?.size === 0) tanksOf.delete(member)
+      syncGroupCount(member)
+    }
+  }
+
+  const derive = (record: TankoubonRecord, bulk: boolean) => {
+    const tags = splitTags(record.tags).map(foldCase)
+    let pagecount = 0
+    let isnew = false
+    let live = 0
+    for (const member of record.members) {
+      const slot = store.slotOf.get(member)
+      if (slot === undefined || store.kind[slot] !== ARCHIVE) continue
+      live++
+      pagecount += store.pagecount[slot]!
+      isnew ||= store.isnew[slot]!
+      for (const id of store.tagIds[slot]!) tags.push(vocab.tag(id))
+    }
+    const slot = store.put(
+      {
+        id: record.id,
+        kind: TANK,
+        title: record.name,
+        tags,
+        pagecount,
+        progress: record.progress,
+        lastread: record.lastreadtime,
+        isnew,
+      },
+      bulk,
+    )
+    store.groupCount[slot] = live
+  }
+
+  return {
+    /** Own tags of a Tankoubon, lower-cased (tag statistics count them once). */
+    ownTags(id: string): string[] {
+      const record = records.get(id)
+      return record ? splitTags(record.tags).map(foldCase) : []
+    },
+    has: (id: string) => records.has(id),
+    members: (id: string): readonly string[] => records.get(id)?.members ?? [],
+    tanksOf: (archiveId: string): ReadonlySet<string> | undefined => tanksOf.get(archiveId),
+
+    set(record: TankoubonRecord, bulk = false) {
+      const previous = records.get(record.id)
+      if (previous) unlink(previous)
+      records.set(record.id, record)
+      for (const member of record.members) {
+        const set = tanksOf.get(member)
+        if (set) set.add(record.id)
+        else tanksOf.set(member, new Set([record.id]))
+        syncGroupCount(member)
+      }
+      if (bulk) dirty.add(record.id)
+      else derive(record, false)
+    },
+
+    delete(id: string) {
+      const record = records.get(id)
+      if (!record) return
+      unlink(record)
+      records.delete(id)
+      dirty.delete(id)
+      store.remove(id)
+    },
+
+    /** An archive was written or removed: its Tankoubons need deriving again. */
+    archiveChanged(archiveId: string) {
+      syncGroupCount(archiveId)
+      for (const tank of tanksOf.get(archiveId) ?? []) dirty.add(tank)
+    },
+
+    get pending() {
+      return dirty.size > 0
+    },
+
+    flush(bulk = false) {
+      for (const id of dirty) {
+        const record = records.get(id)
+        if (record) derive(record, bulk)
+      }
+      dirty.clear()
+    },
+
+    clear() {
+      records.clear()
+      tanksOf.clear()
+      dirty.clear()
+    },
+  }
+}

@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openDb, type Db } from '../../src/db/client.ts'
+import { updateArchive } from '../../src/db/repos/archives.repo.ts'
+import { openSettings } from '../../src/domain/settings.ts'
+import { createSearchIndex } from '../../src/search/index.ts'
+import { parseFilter } from '../../src/search/query.ts'
+import type { IndexQuery, SearchIndex } from '../../src/search/types.ts'
+import { seedArchive, seedTankoubon } from '../helpers/seed.ts'
+
+let root: string
+let db: Db
+let search: SearchIndex
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'tankobun-search-'))
+  db = openDb(join(root, 'db.sqlite'))
+  search = createSearchIndex(db, openSettings(db))
+  await search.build()
+})
+
+afterAll(() => {
+  db.$client.close()
+  rmSync(root, { recursive: true, force: true })
+})
+
+/** A fresh library per test: the index is rebuilt over an emptied table. */
+async function library(seeds: Parameters<typeof seedArchive>[1][]) {
+  db.$client.exec('DELETE FROM tankoubons; DELETE FROM archives;')
+  await search.build()
+  return seeds.map((seed) => seedArchive({ db, search }, seed))
+}
+
+function run(filter: string, options: Partial<IndexQuery> = {}) {
+  return search.query({
+    terms: parseFilter(filter),
+    grouped: false,
+    tanksOnly: false,
+    allowedIds: null,
+    scopeIds: null,
+    newonly: false,
+    untaggedonly: false,
+    hidecompleted: false,
+    titlesOnly: false,
+    sort: { by: 'title', namespace: 'title', desc: false },
+    ...options,
+  })
+}
+
+const titles = (filter: string, options: Partial<IndexQuery> = {}) => {
+  const byId = new Map(
+    db.$client.query<{ id: string; title: string }, []>('SELECT id, title FROM archives').all().map((r) => [r.id, r.title]),
+  )
+  return run(filter, options).ids.map((id) => byId.get(id) ?? id)
+}
+
+describe('search index: term matching', () => {
+  beforeAll(async () => {
+    await library([
+      { title: 'Ghost in the Shell', tags: 'artist:masamune shirow, parody:ghost in the shell, female:android' },
+      { title: 'Appleseed', tags: 'artist:masamune shirow, language:english' },
+      { title: 'Akira Vol. 2', tags: 'artist:katsuhiro otomo, language:english, date_added:100' },
+      { title: 'Shell Collection', tags: 'artist:abcd, female:sole female' },
+      { title: 'Touhou Fan Book', tags: 'parody:touhou project, language:japanese' },
+      { title: 'Untitled', tags: '' },
+    ])
+  })
+
+  it('matches a namespace prefix on the whole tag', () => {
+    expect(titles('artist:masamune')).toEqual(['Appleseed', 'Ghost in the Shell'])
+    expect(titles('artist:shirow')).toEqual([])
+  })
+
+  it('matches a plain term anywhere in tags or titles', () => {
+    expect(titles('shell')).toEqual(['Ghost in the Shell', 'Shell Collection'])
+    expect(titles('otomo')).toEqual(['Akira Vol. 2'])
+    expect(titles('english')).toEqual(['Akira Vol. 2', 'Appleseed'])
+  })
+
+  it('ANDs terms and excludes with -', () => {
+    expect(titles('artist:masamune, -language:english')).toEqual(['Ghost in the Shell'])
+    expect(titles('language:, -english, -untitled')).toEqual(['Touhou Fan Book'])
+  })
+
+  it('matches exact tags with $ and exact titles with quotes', () => {
+    expect(titles('female:sole$')).toEqual([])
+    expect(titles('female:sole female$')).toEqual(['Shell Collection'])
+    expect(titles('touhou project$')).toEqual(['Touhou Fan Book'])
+    expect(titles('"ghost in the shell"')).toEqual(['Ghost in the Shell'])
+    expect(titles('"shell"')).toEqual([])
+    expect(titles('-female:sole female$')).toHaveLength(5)
+  })
+
+  it('expands wildcards against tags and titles', () => {
+    expect(titles('artist:a?cd')).toEqual(['Shell Collection'])
+    expect(titles('artist:*otomo')).toEqual(['Akira Vol. 2'])
+    expect(titles('akira%2')).toEqual(['Akira Vol. 2'])
+    expect(titles('"touhou*book"')).toEqual(['Touhou Fan Book'])
+  })
+
+  it('filters on pages and progress', async () => {
+    const [small, big] = await library([
+      { title: 'Small', pagecount: 5, progress: 5 },
+      { title: 'Big', pagecount: 50, progress: 0 },
+    ])
+    expect(run('pages:>10').ids).toEqual([big!.id])
+    expect(run('pages:<=5').ids).toEqual([small!.id])
+    expect(run('pages:5').ids).toEqual([small!.id])
+    expect(run('read:>0').ids).toEqual([small!.id])
+    expect(run('-read:0').ids).toEqual([small!.id])
+    expect(run('', { hidecompleted: true }).ids).toEqual([big!.id])
+  })
+})
+
+describe('search index: incremental writes', () => {
+  it('sees a tag edit, a new archive and a removal at once', async () => {
+    const [a] = await library([{ title: 'Alpha', tags: 'artist:one' }])
+    expect(run('artist:two').ids).toEqual([])
+    const edited = updateArchive(db, a!.id, { tags: 'artist:two', title: 'Zeta' })!
+    search.upsertArchive(edited)
+    expect(run('artist:two').ids).toEqual([a!.id])
+    expect(run('artist:one').ids).toEqual([])
+    expect(run('zeta').ids).toEqual([a!.id])
+    const b = seedArchive({ db, search }, { title: 'Beta', tags: 'artist:two' })
+    expect(run('artist:two').ids).toEqual([b.id, a!.id])
+    search.removeArchive(a!.id)
+    expect(run('artist:two').ids).toEqual([b.id])
+  })
+
+  it('drops an unlinked archive', async () => {
+    const [a] = await library([{ title: 'Alpha' }])
+    search.upsertArchive({ ...a!, unlinked: true })
+    expect(run('').ids).toEqual([])
+  })
+})
+
+describe('search index: sorting', () => {
+  it('sorts titles naturally and namespaces by value, lacking ones last both ways', async () => {
+    await library([
+      { title: 'Vol 10', tags: 'date_added:300, series:b' },
+      { title: 'Vol 2', tags: 'date_added:1000, series:a' },
+      { title: 'vol 1', tags: 'date_added:20' },
+      { title: 'No Date A', tags: '' },
+      { title: 'No Date B', tags: 'series:a' },
+    ])
+    expect(titles('')).toEqual(['No Date A', 'No Date B', 'vol 1', 'Vol 2', 'Vol 10'])
+    const dated = { sort: { by: 'namespace' as const, namespace: 'date_added', desc: false } }
+    expect(titles('', dated)).toEqual(['vol 1', 'Vol 10', 'Vol 2', 'No Date A', 'No Date B'])
+    const datedDesc = { sort: { ...dated.sort, desc: true } }
+    expect(titles('', datedDesc)).toEqual(['Vol 2', 'Vol 10', 'vol 1', 'No Date A', 'No Date B'])
+    // Ties (series:a twice) stay in title order in both directions.
+    const series = { sort: { by: 'namespace' as const, namespace: 'series', desc: true } }
+    expect(titles('', series)).toEqual(['Vol 10', 'No Date B', 'Vol 2', 'No Date A', 'vol 1'])
+  })
+
+  it('keeps namespace keys current after an edit', async () => {
+    const [a, b] = await library([
+      { title: 'A', tags: 'artist:zed' },
+      { title: 'B', tags: 'artist:amy' },
+    ])
+    const sort = { sort: { by: 'namespace' as const, namespace: 'artist', desc: false } }
+    expect(run('', sort).ids).toEqual([b!.id, a!.id])
+    search.upsertArchive(updateArchive(db, a!.id, { tags: 'artist:aaron' })!)
+    expect(run('', sort).ids).toEqual([a!.id, b!.id])
+  })
+
+  it('sorts by last read, most recent first, dropping never-read archives', async () => {
+    const [a, b] = await library([
+      { title: 'A', lastreadtime: 100 },
+      { title: 'B', lastreadtime: 200 },
+      { title: 'C', lastreadtime: 0 },
+    ])
+    const sort = { by: 'lastread' as const, namespace: 'lastread', desc: false }
+    expect(run('', { sort }).ids).toEqual([b!.id, a!.id])
+    expect(run('', { sort: { ...sort, desc: true } }).ids).toEqual([a!.id, b!.id])
+  })
+})
+
+describe('search index: Tankoubons', () => {
+  it('replaces members when grouping and matches on members\' tags', async () => {
+    const [one, two, loose] = await library([
+      { title: 'Chapter 1', tags: 'artist:kim', pagecount: 10 },
+      { title: 'Chapter 2', tags: 'artist:lee', pagecount: 20 },
+      { title: 'Loose', tags: 'artist:kim' },
+    ])
+    const tank = seedTankoubon({ db, search }, { name: 'Collected', tags: 'series:saga', members: [one!.id, two!.id] })
+    expect(run('', { grouped: true }).ids).toEqual([tank, loose!.id])
+    expect(run('', { grouped: true }).total).toBe(2)
+    expect(run('', { grouped: false }).total).toBe(3)
+    expect(run('artist:lee', { grouped: true }).ids).toEqual([tank])
+    expect(run('series:saga', { grouped: true }).ids).toEqual([tank])
+    expect(run('collected', { grouped: true }).ids).toEqual([tank])
+    expect(run('artist:kim', { grouped: false }).ids).toEqual([one!.id, loose!.id])
+    expect(run('pages:30', { grouped: true }).ids).toEqual([tank])
+    expect(run('', { tanksOnly: true }).ids).toEqual([tank])
+    search.upsertArchive(updateArchive(db, two!.id, { tags: 'artist:park' })!)
+    expect(run('artist:lee', { grouped: true }).ids).toEqual([])
+    expect(run('artist:park', { grouped: true }).ids).toEqual([tank])
+    search.removeTankoubon(tank)
+    expect(run('', { grouped: true }).ids).toEqual([one!.id, two!.id, loose!.id])
+  })
+
+  it('lifts static category members to their Tankoubon when grouping', async () => {
+    const [one, two] = await library([{ title: 'One' }, { title: 'Two' }])
+    const tank = seedTankoubon({ db, search }, { name: 'T', members: [one!.id] })
+    expect(run('', { grouped: true, allowedIds: [one!.id] }).ids).toEqual([tank])
+    expect(run('', { grouped: false, allowedIds: [tank] }).ids).toEqual([one!.id])
+    expect(run('', { grouped: true, allowedIds: [two!.id] }).ids).toEqual([two!.id])
+  })
+})
+
+describe('search index: statistics and untagged', () => {
+  it('counts each archive once per tag and lists untagged archives', async () => {
+    const [a, b, c] = await library([
+      { title: 'A', tags: 'artist:x, female:y' },
+      { title: 'B', tags: 'artist:x, language:english' },
+      { title: 'C', tags: 'Plain' },
+    ])
+    const stats = search.tagStats(null)
+    expect(stats).toContainEqual({ namespace: 'artist', text: 'x', weight: 2 })
+    expect(stats).toContainEqual({ namespace: '', text: 'plain', weight: 1 })
+    expect(search.untaggedIds(null)).toEqual([b!.id])
+    expect(search.untaggedIds(new Set([a!.id, c!.id]))).toEqual([])
+    expect(run('', { untaggedonly: true }).ids).toEqual([b!.id])
+  })
+})
