@@ -1,12 +1,9 @@
 // The one policy table: every route's operation name and access level (the spec's Access column).
 // The request context looks routes up here; a route missing from the table fails closed (500),
 // and test/http/policy.test.ts fails when a registered route has no entry.
-/**
- * open: no credentials. any: the spec's dash (credentials when nofun_mode is on, guest scope).
- * admin: session or admin token. session: browser session only.
- * progress: like any, but needs a session or admin token when authenticated_progress is on.
- */
-export type Access = 'open' | 'admin' | 'session' | 'any' | 'progress'
+import type { Access } from '../domain/auth/caller.ts'
+
+export type { Access }
 export type RoutePolicy = { op: string; access: Access }
 
 /** Keyed by `METHOD /path/:param` exactly as Elysia registers the route. */

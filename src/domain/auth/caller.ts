@@ -1,7 +1,14 @@
 // Who is calling, as resolved from cookies or the Authorization header, and what they may do.
-import type { Access } from '../../http/policy.ts'
 import type { Settings } from '../settings.ts'
 import { fail } from '../../errors.ts'
+
+/**
+ * Access levels of the policy table (src/http/policy.ts).
+ * open: no credentials. any: the spec's dash (credentials when nofun_mode is on, guest scope).
+ * admin: session or admin token. session: browser session only.
+ * progress: like any, but needs a session or admin token when authenticated_progress is on.
+ */
+export type Access = 'open' | 'admin' | 'session' | 'any' | 'progress'
 
 export type Caller =
   | { kind: 'anonymous' }

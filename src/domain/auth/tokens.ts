@@ -33,8 +33,9 @@ function publicToken({ secretHash: _hidden, ...token }: ApiTokenRow): ApiToken {
 function cleanName(name: string): string {
   const trimmed = name.trim()
   if (trimmed === '') throw fail.bad_request('Token name must not be empty.')
-  if (trimmed.length > MAX_TOKEN_NAME_LENGTH)
+  if (trimmed.length > MAX_TOKEN_NAME_LENGTH) {
     throw fail.bad_request(`Token name is longer than ${MAX_TOKEN_NAME_LENGTH} characters.`)
+  }
   return trimmed
 }
 

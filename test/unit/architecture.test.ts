@@ -1,0 +1,55 @@
+// Import direction (STYLE.md section 2): http -> domain -> db/repos; jobs -> domain; the sandbox
+// never imports the server. A wrong arrow fails here, with the offending file and import.
+import { describe, expect, it } from 'bun:test'
+import { readdirSync, readFileSync, existsSync } from 'node:fs'
+import { join, relative } from 'node:path'
+
+const ROOT = join(import.meta.dir, '..', '..')
+
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => join(e.parentPath, e.name))
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  return [...text.matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!)
+}
+
+function violations(folder: string, forbidden: (spec: string, file: string) => boolean): string[] {
+  const out: string[] = []
+  for (const file of sourceFiles(join(ROOT, folder)))
+    for (const spec of importsOf(file)) if (forbidden(spec, file)) out.push(`${relative(ROOT, file)} imports ${spec}`)
+  return out
+}
+
+const intoFolder = (spec: string, file: string, folder: string): boolean =>
+  spec.startsWith('.') && relative(ROOT, join(file, '..', spec)).startsWith(folder)
+
+describe('architecture', () => {
+  it('domain code never imports elysia or the http layer', () => {
+    expect(violations('src/domain', (spec, file) => spec === 'elysia' || intoFolder(spec, file, 'src/http'))).toEqual([])
+  })
+
+  it('the db layer never imports domain, http or jobs', () => {
+    expect(
+      violations('src/db', (spec, file) => ['src/domain', 'src/http', 'src/jobs'].some((f) => intoFolder(spec, file, f))),
+    ).toEqual([])
+  })
+
+  it('archive readers and workers know nothing of http or the database', () => {
+    const forbidden = (spec: string, file: string) =>
+      spec === 'elysia' || ['src/http', 'src/db'].some((f) => intoFolder(spec, file, f))
+    expect([...violations('src/archive', forbidden), ...violations('src/workers', forbidden)]).toEqual([])
+  })
+
+  it('jobs never import the http layer', () => {
+    expect(violations('src/jobs', (spec, file) => spec === 'elysia' || intoFolder(spec, file, 'src/http'))).toEqual([])
+  })
+
+  it('the sandbox never imports the server', () => {
+    expect(violations('sandbox', (spec, file) => intoFolder(spec, file, 'src'))).toEqual([])
+  })
+})
