@@ -199,6 +199,17 @@ describe('thumbnails', () => {
     expect(res.headers.get('content-type')).toBe('image/webp')
   })
 
+  it('answers a PNG placeholder for a thumbnail not made yet, and queues it', async () => {
+    const id = ids['Beta Tale']
+    const res = await app.req(`/api/archives/${id}/thumbnail?page=2`, { cookie })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('image/png')
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    expect([...bytes.subarray(1, 4)]).toEqual([0x50, 0x4e, 0x47])
+    const queued = app.deps.jobs.list().find((j) => j.name === 'thumbnails' && j.args.includes(id!))
+    expect(queued).toBeDefined()
+  })
+
   it('makes page thumbnails on demand and remakes the cover from another page', async () => {
     const id = ids['Alpha Story']
     const first = await app.req(`/api/archives/${id}/thumbnail?page=3&no_fallback=true`, { cookie })
