@@ -10,9 +10,9 @@ export type RoutePolicy = { op: string; access: Access }
 export const POLICY: Record<string, RoutePolicy> = {
   // info and server
   'GET /api/info': { op: 'server_info', access: 'open' },
-  'DELETE /api/tempfolder': { op: 'clean_tempfolder', access: 'admin' },
+  'DELETE /api/tempfolder': { op: 'cleantemp', access: 'admin' },
   'POST /api/regen_thumbs': { op: 'regen_thumbnails', access: 'admin' },
-  'POST /api/shinobu/rescan': { op: 'rescan', access: 'admin' },
+  'POST /api/shinobu/rescan': { op: 'shinobu_rescan', access: 'admin' },
   'GET /api/shinobu': { op: 'shinobu_status', access: 'any' },
 
   // login and session (minimal set; completed by the auth step)
@@ -30,16 +30,16 @@ export const POLICY: Record<string, RoutePolicy> = {
   'GET /api/archives': { op: 'list_archives', access: 'any' },
   'DELETE /api/archives': { op: 'delete_archives', access: 'session' },
   'GET /api/archives/untagged': { op: 'untagged_archives', access: 'any' },
-  'PUT /api/archives/upload': { op: 'upload_archive', access: 'admin' },
+  'PUT /api/archives/upload': { op: 'upload', access: 'admin' },
   'DELETE /api/archives/:id': { op: 'delete_archive', access: 'admin' },
   'GET /api/archives/:id/categories': { op: 'find_arc_categories', access: 'any' },
   'GET /api/archives/:id/tankoubons': { op: 'find_arc_tankoubons', access: 'any' },
-  'GET /api/archives/:id/download': { op: 'download_archive', access: 'any' },
+  'GET /api/archives/:id/download': { op: 'serve_file', access: 'any' },
   'GET /api/archives/:id/files': { op: 'get_file_list', access: 'any' },
   'POST /api/archives/:id/files/thumbnails': { op: 'generate_page_thumbnails', access: 'admin' },
   'PUT /api/archives/:id/isnew': { op: 'set_new_flag', access: 'admin' },
-  'DELETE /api/archives/:id/isnew': { op: 'clear_new_flag', access: 'admin' },
-  'GET /api/archives/:id/metadata': { op: 'get_metadata', access: 'any' },
+  'DELETE /api/archives/:id/isnew': { op: 'clear_new', access: 'admin' },
+  'GET /api/archives/:id/metadata': { op: 'metadata', access: 'any' },
   'PUT /api/archives/:id/metadata': { op: 'update_metadata', access: 'admin' },
   'GET /api/archives/:id/page': { op: 'serve_page', access: 'any' },
   'GET /api/archives/:id/page-dimensions': { op: 'page_dimensions', access: 'any' },

@@ -64,7 +64,7 @@ describe('GET/PUT /api/archives/:id/metadata', () => {
   it('answers 400 Env for a malformed id and for an unknown id', async () => {
     const bad = await app.req('/api/archives/xyz/metadata', { cookie })
     expect(bad.status).toBe(400)
-    expect(await json(bad)).toMatchObject({ operation: 'get_metadata', success: 0 })
+    expect(await json(bad)).toMatchObject({ operation: 'metadata', success: 0 })
     const unknown = await app.req(`/api/archives/${'a'.repeat(40)}/metadata`, { cookie })
     expect(unknown.status).toBe(400)
     expect((await json(unknown)).error).toContain('aaaa')
@@ -80,6 +80,15 @@ describe('GET/PUT /api/archives/:id/metadata', () => {
     expect(await json(put)).toMatchObject({ operation: 'update_metadata', success: 1 })
     const meta = await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))
     expect(meta).toMatchObject({ title: 'Beta, Revised', tags: 'artist:someone, female:glasses', summary: 'hello' })
+  })
+
+  it('also takes the fields from a form body, as LANraragi clients send them', async () => {
+    const id = ids['Beta Tale']
+    const body = new URLSearchParams({ summary: 'from a form' })
+    const put = await app.req(`/api/archives/${id}/metadata`, { method: 'PUT', cookie, body })
+    expect(put.status).toBe(200)
+    const meta = await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))
+    expect(meta).toMatchObject({ title: 'Beta, Revised', summary: 'from a form' })
   })
 
   it('refuses metadata writes without credentials (401)', async () => {
@@ -148,7 +157,7 @@ describe('New flag, toc and progress', () => {
   it('sets and clears the New flag', async () => {
     const id = ids['Alpha Story']
     const cleared = await app.req(`/api/archives/${id}/isnew`, { method: 'DELETE', cookie })
-    expect(await json(cleared)).toMatchObject({ id, operation: 'clear_new_flag', success: 1 })
+    expect(await json(cleared)).toMatchObject({ id, operation: 'clear_new', success: 1 })
     expect((await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))).isnew).toBe('false')
     await app.req(`/api/archives/${id}/isnew`, { method: 'PUT', cookie })
     expect((await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))).isnew).toBe('true')
@@ -272,7 +281,7 @@ describe('server info', () => {
 
   it('cleans the temp folder', async () => {
     const res = await json(await app.req('/api/tempfolder', { method: 'DELETE', cookie }))
-    expect(res).toMatchObject({ operation: 'clean_tempfolder', success: 1, error: null })
+    expect(res).toMatchObject({ operation: 'cleantemp', success: 1, error: null })
     expect(typeof res.newsize).toBe('number')
   })
 

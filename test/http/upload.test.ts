@@ -25,12 +25,12 @@ describe('PUT /api/archives/upload', () => {
 
     const mismatch = await upload(app, cookie, bytes, 'Up.cbz', { file_checksum: '0'.repeat(40) })
     expect(mismatch.status).toBe(417)
-    expect(await mismatch.json()).toMatchObject({ operation: 'upload_archive', success: 0 })
+    expect(await mismatch.json()).toMatchObject({ operation: 'upload', success: 0 })
 
     const res = await upload(app, cookie, bytes, 'Up.cbz', { file_checksum: sha1, title: 'Uploaded', tags: 'artist:me', summary: 's' })
     expect(res.status).toBe(200)
     const body = (await res.json()) as Wire
-    expect(body).toMatchObject({ operation: 'upload_archive', success: 1 })
+    expect(body).toMatchObject({ operation: 'upload', success: 1 })
     expect(body.id).toMatch(/^[0-9a-f]{40}$/)
     expect(existsSync(join(app.contentDir, 'Up.cbz'))).toBe(true)
     const meta = (await (await app.req(`/api/archives/${body.id}/metadata`, { cookie })).json()) as Wire

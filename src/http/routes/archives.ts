@@ -20,6 +20,12 @@ import { toAbsolutePath } from '../../domain/archives/files.ts'
 import { guestVisibleIds } from '../../search/guest-scope.ts'
 
 const IdParams = t.Object({ id: t.String() })
+
+/** String fields of a form or JSON body; anything else is ignored. */
+function formFields(body: unknown): Record<string, string> {
+  if (!body || typeof body !== 'object') return {}
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => typeof v === 'string'))
+}
 const Query = t.Record(t.String(), t.String())
 
 export const archivesRoutes = (deps: Deps) =>
@@ -51,7 +57,7 @@ export const archivesRoutes = (deps: Deps) =>
           summary: text('summary'),
         })
         if (categoryId) addToCategory(deps, categoryId, row.id)
-        return ok({ id: row.id })
+        return ok({ id: row.id, name: file.name, title: row.title })
       },
     )
     .get('/api/archives/:id/metadata', ({ params, guestScoped }) =>
@@ -59,9 +65,11 @@ export const archivesRoutes = (deps: Deps) =>
     { params: IdParams })
     .put(
       '/api/archives/:id/metadata',
-      async ({ params, query }) => {
+      async ({ params, query, body }) => {
         const row = requireArchive(deps, params.id)
-        await updateMetadata(deps, row, { title: query.title, tags: query.tags, summary: query.summary })
+        // LANraragi reads these as request params: the query string or a form body.
+        const fields = { ...formFields(body), ...query }
+        await updateMetadata(deps, row, { title: fields.title, tags: fields.tags, summary: fields.summary })
         return ok({ successMessage: `Updated metadata of ${row.id}.` })
       },
       { params: IdParams, query: Query },
