@@ -10,6 +10,7 @@ import {
   insertJob,
   listJobs,
   listJobsInState,
+  pruneTerminalJobs,
   updateJob,
   type JobRow,
   type JobState,
@@ -18,6 +19,9 @@ import { fail } from '../errors.ts'
 import { createLogger, type Logger } from '../log.ts'
 
 const PROGRESS_WRITE_MS = 500
+/** Terminal jobs kept for clients to read; older ones are pruned as new ones finish. */
+export const KEEP_TERMINAL_JOBS = 2000
+const PRUNE_EVERY = 200
 /** Results larger than this (JSON bytes) are cut and flagged result_truncated. */
 export const MAX_RESULT_BYTES = 256 * 1024
 
@@ -77,6 +81,7 @@ export function createJobQueue(db: Db): JobQueue {
   const live = new Map<number, Live>()
   const waiters = new Map<number, ((row: JobRow) => void)[]>()
   let stopped = false
+  let finishedSincePrune = 0
 
   const settle = (id: number) => {
     const row = findJob(db, id)
@@ -159,6 +164,10 @@ export function createJobQueue(db: Db): JobQueue {
     } finally {
       live.delete(id)
       settle(id)
+      if (++finishedSincePrune >= PRUNE_EVERY) {
+        finishedSincePrune = 0
+        pruneTerminalJobs(db, KEEP_TERMINAL_JOBS)
+      }
     }
   }
 
@@ -211,6 +220,7 @@ export function createJobQueue(db: Db): JobQueue {
       })
     },
     recover() {
+      pruneTerminalJobs(db, KEEP_TERMINAL_JOBS)
       for (const row of listJobsInState(db, 'active')) {
         updateJob(db, row.id, {
           state: 'failed',

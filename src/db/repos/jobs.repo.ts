@@ -1,5 +1,5 @@
 // Queries of the jobs table; the queue in src/jobs/queue.ts is the only caller that writes.
-import { and, desc, eq, inArray } from 'drizzle-orm'
+import { and, desc, eq, inArray, lte } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { jobs } from '../schema/jobs.ts'
 
@@ -54,4 +54,22 @@ export function deleteJob(db: Db, id: number): void {
 
 export function deleteJobsInState(db: Db, state: JobState): number {
   return db.delete(jobs).where(eq(jobs.state, state)).returning({ id: jobs.id }).all().length
+}
+
+/** Deletes finished and failed jobs beyond the newest `keep` of them; returns how many went. */
+export function pruneTerminalJobs(db: Db, keep: number): number {
+  const cutoff = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(inArray(jobs.state, ['finished', 'failed']))
+    .orderBy(desc(jobs.id))
+    .limit(1)
+    .offset(keep)
+    .get()
+  if (!cutoff) return 0
+  return db
+    .delete(jobs)
+    .where(and(inArray(jobs.state, ['finished', 'failed']), lte(jobs.id, cutoff.id)))
+    .returning({ id: jobs.id })
+    .all().length
 }

@@ -46,7 +46,8 @@ async function runTasks(deps: Deps, ctx: JobContext, tasks: Task[], force: boole
 export const thumbnailsJob = (deps: Deps) =>
   defineJob<ThumbnailArgs>({
     name: 'thumbnails',
-    concurrency: 1,
+    // Covers requested by a grid of new archives arrive as many one-task jobs: run two at once.
+    concurrency: 2,
     uniqueKey: (args) => `thumbnails:${JSON.stringify(args)}`,
     async run(ctx, args) {
       const ids = args.ids ?? listArchives(deps.db).map((row) => row.id)

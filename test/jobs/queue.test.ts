@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'bun:test'
+import { openDb } from '../../src/db/client.ts'
+import { createJobQueue, defineJob, MAX_RESULT_BYTES } from '../../src/jobs/queue.ts'
+import { pruneTerminalJobs } from '../../src/db/repos/jobs.repo.ts'
+import { setLogLevel } from '../../src/log.ts'
+
+setLogLevel('silent')
+import { jobs } from '../../src/db/schema/jobs.ts'
+
+describe('job queue', () => {
+  it('moves a job queued -> active -> finished with progress and a result', async () => {
+    const db = openDb(':memory:')
+    const queue = createJobQueue(db)
+    let seenActive = false
+    queue.register(
+      defineJob<{ n: number }>({
+        name: 'double',
+        concurrency: 1,
+        async run(ctx, args) {
+          seenActive = queue.get(ctx.jobId)?.state === 'active'
+          ctx.progress(0.5, { step: 1 })
+          return { value: args.n * 2 }
+        },
+      }),
+    )
+    const id = queue.enqueue('double', { n: 21 })
+    expect(queue.get(id)?.state).toBe('queued')
+    expect(queue.get(id)?.startedAt).toBeNull()
+    const done = await queue.waitFor(id)
+    expect(seenActive).toBe(true)
+    expect(done).toMatchObject({ state: 'finished', progress: 1, error: null })
+    expect(JSON.parse(done.result!)).toEqual({ value: 42 })
+    expect(JSON.parse(done.notes)).toEqual({ step: 1 })
+    expect(done.finishedAt).toBeGreaterThanOrEqual(done.startedAt!)
+  })
+
+  it('records a thrown error as failed, and merges jobs with the same unique key', async () => {
+    const db = openDb(':memory:')
+    const queue = createJobQueue(db)
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    queue.register(defineJob({ name: 'boom', concurrency: 1, uniqueKey: () => 'boom', async run() {
+      await gate
+      throw new Error('target vanished')
+    } }))
+    const first = queue.enqueue('boom', {})
+    const second = queue.enqueue('boom', {})
+    expect(second).toBe(first)
+    release()
+    const done = await queue.waitFor(first)
+    expect(done.state).toBe('failed')
+    expect(done.error).toBe('target vanished')
+  })
+
+  it('cuts a result past the size cap and flags result_truncated', async () => {
+    const db = openDb(':memory:')
+    const queue = createJobQueue(db)
+    queue.register(defineJob({ name: 'big', concurrency: 1, async run() {
+      return Array.from({ length: 50_000 }, (_, i) => ({ i, text: 'x'.repeat(20) }))
+    } }))
+    const done = await queue.waitFor(queue.enqueue('big', {}))
+    expect(done.resultTruncated).toBe(true)
+    expect(done.result!.length).toBeLessThanOrEqual(MAX_RESULT_BYTES)
+    expect(JSON.parse(done.result!).length).toBeGreaterThan(0)
+  })
+
+  it('prunes terminal jobs beyond the newest ones kept, never live ones', () => {
+    const db = openDb(':memory:')
+    const now = Date.now()
+    db.insert(jobs).values({ name: 'x', state: 'queued', createdAt: now }).run()
+    for (let i = 0; i < 12; i++) db.insert(jobs).values({ name: 'x', state: i % 2 ? 'failed' : 'finished', createdAt: now }).run()
+    expect(pruneTerminalJobs(db, 10)).toBe(2)
+    expect(db.select().from(jobs).all()).toHaveLength(11)
+    expect(db.select().from(jobs).all().some((j) => j.state === 'queued')).toBe(true)
+  })
+})
