@@ -1,15 +1,26 @@
 // Evaluates a query against the store: the starting set (grouping, category, guest scope, flags),
 // then each term narrows it. Tag hits come from posting lists of the vocabulary's matches; titles
 // are tested only for documents still in the running, so later terms cost little.
-import { compileTerm } from './pattern.ts'
+import {
+  compileTerm,
+  matchingIndices,
+  testString,
+  titleTestForSuggest,
+  type StringTest,
+} from './pattern.ts'
 import type { NumberTerm, Term, TextTerm } from './query.ts'
 import { ARCHIVE, TANK, type Store } from './store.ts'
 import type { Vocabulary } from './vocabulary.ts'
 
+/** Document slots; typed arrays keep 100,000-entry candidate lists off the garbage collector. */
+export type Slots = Int32Array
+
+/** A rough tags-per-document figure that decides between the two ways of finding tag hits. */
+const TAGS_PER_DOC = 16
+/** Scanning all titles costs about as much as testing one in this many individually. */
+const TITLE_SCAN_RATIO = 16
+
 export type Selection = {
-  /** Tankoubons replace their members (groupby_tanks). */
-  grouped: boolean
-  tanksOnly: boolean
   /** Slots a static category allows, or null. */
   allowed: Uint8Array | null
   /** Slots the guest scope allows, or null. */
@@ -45,16 +56,33 @@ export function ensureCapacity(marks: Marks, capacity: number): void {
 }
 
 /** Whether a live slot belongs to the library view (grouped: Tankoubons and loose archives). */
-export function inUniverse(store: Store, slot: number, grouped: boolean, tanksOnly: boolean): boolean {
+function inUniverse(
+  store: Store,
+  slot: number,
+  grouped: boolean,
+  tanksOnly: boolean,
+): boolean {
   if (!store.alive[slot]) return false
   if (store.kind[slot] === TANK) return grouped && store.groupCount[slot]! > 0
   return !tanksOnly && (!grouped || store.groupCount[slot] === 0)
 }
 
-export function startingSet(store: Store, sel: Selection): number[] {
-  const out: number[] = []
-  for (let slot = 0; slot < store.capacity; slot++) {
-    if (!inUniverse(store, slot, sel.grouped, sel.tanksOnly)) continue
+/** Slots of the library view, in slot order. */
+export function universeOf(store: Store, grouped: boolean, tanksOnly: boolean): Slots {
+  const out = new Int32Array(store.capacity)
+  let n = 0
+  for (let slot = 0; slot < store.capacity; slot++)
+    if (inUniverse(store, slot, grouped, tanksOnly)) out[n++] = slot
+  return out.subarray(0, n)
+}
+
+/** The view narrowed by category, scope and flags; the view itself (not a copy) when unfiltered. */
+export function startingSet(store: Store, universe: Slots, sel: Selection): Slots {
+  const filtered = sel.allowed || sel.scope || sel.newonly || sel.untaggedonly || sel.hidecompleted
+  if (!filtered) return universe
+  const out = new Int32Array(universe.length)
+  let n = 0
+  for (const slot of universe) {
     if (sel.allowed && !sel.allowed[slot]) continue
     if (sel.scope && !sel.scope[slot]) continue
     if (sel.newonly && !store.isnew[slot]) continue
@@ -63,9 +91,9 @@ export function startingSet(store: Store, sel: Selection): number[] {
       const pages = store.pagecount[slot]!
       if (pages > 0 && store.progress[slot]! >= pages) continue
     }
-    out.push(slot)
+    out[n++] = slot
   }
-  return out
+  return out.subarray(0, n)
 }
 
 /** Cheap, selective terms first; the result does not depend on the order (all are ANDed). */
@@ -75,19 +103,32 @@ function termCost(term: Term): number {
   return term.namespaced || (term.exact && !term.quoted) ? 0 : 1
 }
 
-function compareNumber(value: number, term: NumberTerm): boolean {
+/** The inclusive range of integers a comparison accepts. */
+function rangeOf(term: NumberTerm): [number, number] {
   switch (term.op) {
     case '=':
-      return value === term.value
+      return [term.value, term.value]
     case '>':
-      return value > term.value
-    case '<':
-      return value < term.value
+      return [term.value + 1, Infinity]
     case '>=':
-      return value >= term.value
+      return [term.value, Infinity]
+    case '<':
+      return [-Infinity, term.value - 1]
     case '<=':
-      return value <= term.value
+      return [-Infinity, term.value]
   }
+}
+
+function narrowByNumber(store: Store, term: NumberTerm, candidates: Slots): Slots {
+  const values = term.field === 'pagecount' ? store.pagecount : store.progress
+  const [low, high] = rangeOf(term)
+  const out = new Int32Array(candidates.length)
+  let n = 0
+  for (const slot of candidates) {
+    const value = values[slot]!
+    if ((value >= low && value <= high) !== term.negated) out[n++] = slot
+  }
+  return out.subarray(0, n)
 }
 
 function narrowByText(
@@ -95,40 +136,66 @@ function narrowByText(
   vocab: Vocabulary,
   marks: Marks,
   term: TextTerm,
-  candidates: number[],
+  candidates: Slots,
   titlesOnly: boolean,
-): number[] {
+): Slots {
   const matcher = compileTerm(term)
   const tags = titlesOnly ? [] : vocab.matchingTags(term, matcher)
   let postings = 0
   for (const tag of tags) postings += vocab.postings(tag).length
-  // Few candidates left: test their own tags instead of walking long posting lists.
-  const hasTag = candidates.length * TAGS_PER_DOC < postings ? tagTester(vocab, store, tags) : null
   const mark = marks.next()
   const array = marks.array
-  if (!hasTag) for (const tag of tags) for (const slot of vocab.postings(tag)) array[slot] = mark
-  // Suggest matches titles only; there an exact term is a whole-title match.
-  const title = titlesOnly && !matcher.title ? compileTerm({ ...term, quoted: true }).title : matcher.title
-  const needsColon = term.text.includes(':')
-  const out: number[] = []
-  for (const slot of candidates) {
-    let hit = hasTag ? hasTag(slot) : array[slot] === mark
-    if (!hit && title && (!needsColon || store.titleColon[slot])) hit = title(store.titleLower[slot]!)
-    if (hit !== term.negated) out.push(slot)
+  if (candidates.length * TAGS_PER_DOC < postings) {
+    // Few candidates left: test their own tags instead of walking long posting lists.
+    const wanted = new Uint8Array(vocab.size)
+    for (const tag of tags) wanted[tag] = 1
+    for (const slot of candidates) {
+      for (const tag of store.tagIds[slot]!) {
+        if (!wanted[tag]) continue
+        array[slot] = mark
+        break
+      }
+    }
+  } else {
+    for (const tag of tags) for (const slot of vocab.postings(tag)) array[slot] = mark
   }
-  return out
+  // Suggest matches titles only; there an exact term is a whole-title match.
+  const titleTest = titlesOnly ? titleTestForSuggest(term) : matcher.title
+  if (titleTest) markTitleHits(store, term, titleTest, candidates, array, mark)
+  const out = new Int32Array(candidates.length)
+  let n = 0
+  for (const slot of candidates) if ((array[slot] === mark) !== term.negated) out[n++] = slot
+  return out.subarray(0, n)
 }
 
-/** A rough tags-per-document figure that decides between the two ways of finding tag hits. */
-const TAGS_PER_DOC = 16
-
-function tagTester(vocab: Vocabulary, store: Store, tags: number[]): (slot: number) => boolean {
-  const wanted = new Uint8Array(vocab.size)
-  for (const tag of tags) wanted[tag] = 1
-  return (slot) => {
-    for (const tag of store.tagIds[slot]!) if (wanted[tag]) return true
-    return false
+/** Marks the candidates (and maybe others: harmless) whose title passes the test. */
+function markTitleHits(
+  store: Store,
+  term: TextTerm,
+  test: StringTest,
+  candidates: Slots,
+  array: Int32Array,
+  mark: number,
+): void {
+  // Only a title with a colon can hold a term with one: often far fewer than the candidates.
+  const needsColon = term.text.includes(':')
+  if (needsColon && store.colonTitles.size < candidates.length) {
+    for (const slot of store.colonTitles)
+      if (array[slot] !== mark && testString(test, store.titleLower[slot]!)) array[slot] = mark
+    return
   }
+  const many = candidates.length * TITLE_SCAN_RATIO > store.capacity
+  if (!needsColon && test.kind === 'substring' && many) {
+    // Many titles to test: one native scan of all of them beats testing each.
+    for (const slot of store.titleText.containing(test.text)) array[slot] = mark
+    return
+  }
+  const unknown = new Int32Array(candidates.length)
+  let n = 0
+  for (const slot of candidates)
+    if (array[slot] !== mark && (!needsColon || store.colonTitles.has(slot))) unknown[n++] = slot
+  const hits = matchingIndices(store.titleLower, test, unknown.subarray(0, n))
+  for (const slot of hits) array[slot] = mark
 }
 
 export function applyTerms(
@@ -136,19 +203,17 @@ export function applyTerms(
   vocab: Vocabulary,
   marks: Marks,
   terms: Term[],
-  start: number[],
+  start: Slots,
   titlesOnly = false,
-): number[] {
+): Slots {
   let candidates = start
   const ordered = [...terms].sort((a, b) => termCost(a) - termCost(b))
   for (const term of ordered) {
     if (candidates.length === 0) break
-    if (term.kind === 'number') {
-      const values = term.field === 'pagecount' ? store.pagecount : store.progress
-      candidates = candidates.filter((slot) => compareNumber(values[slot]!, term) !== term.negated)
-    } else {
-      candidates = narrowByText(store, vocab, marks, term, candidates, titlesOnly)
-    }
+    candidates =
+      term.kind === 'number'
+        ? narrowByNumber(store, term, candidates)
+        : narrowByText(store, vocab, marks, term, candidates, titlesOnly)
   }
   return candidates
 }

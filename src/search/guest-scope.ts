@@ -12,7 +12,9 @@ import type { SearchIndex } from './types.ts'
 const cache = new WeakMap<SearchIndex, { version: number; ids: ReadonlySet<string> }>()
 
 /** `search` may be left out by callers holding only the db: the db's own index is used. */
-export function guestVisibleIds(deps: Pick<Deps, 'db'> & { search?: SearchIndex }): ReadonlySet<string> {
+export function guestVisibleIds(
+  deps: Pick<Deps, 'db'> & { search?: SearchIndex },
+): ReadonlySet<string> {
   const search = deps.search ?? searchIndexOf(deps.db)
   if (!search) throw fail.internal('guest scope asked before the search index exists')
   const version = search.version
@@ -20,10 +22,13 @@ export function guestVisibleIds(deps: Pick<Deps, 'db'> & { search?: SearchIndex 
   if (known && known.version === version) return known.ids
   const ids = new Set<string>()
   for (const category of listGuestCategoryRecords(deps.db)) {
-    const members = category.search.trim() ? search.matchIds(parseFilter(category.search)) : category.members
+    const dynamic = category.search.trim() !== ''
+    const members = dynamic ? search.matchIds(parseFilter(category.search)) : category.members
     for (const id of members) ids.add(id)
   }
-  for (const id of [...ids]) if (isTankoubonId(id)) for (const member of search.membersOf(id)) ids.add(member)
+  for (const id of [...ids]) {
+    if (isTankoubonId(id)) for (const member of search.membersOf(id)) ids.add(member)
+  }
   cache.set(search, { version, ids })
   return ids
 }

@@ -10,16 +10,22 @@ import {
   listTankoubonRecords,
   type IndexArchiveRow,
 } from '../db/repos/search.repo.ts'
-import { splitTags } from '../domain/archives/tags.ts'
-import { applyTerms, createMarks, ensureCapacity, inUniverse, startingSet } from './evaluate.ts'
-import { foldCase, type Term } from './query.ts'
+import {
+  applyTerms,
+  createMarks,
+  ensureCapacity,
+  startingSet,
+  universeOf,
+  type Slots,
+} from './evaluate.ts'
+import { foldTags, type Term } from './query.ts'
 import { createSortKeys } from './sort.ts'
 import { ARCHIVE, TANK, createStore, type DocInput } from './store.ts'
 import { createTanks } from './tanks.ts'
 import type { IndexQuery, IndexResult, SearchIndex, TagStat } from './types.ts'
 import { createVocabulary } from './vocabulary.ts'
 
-/** Cached results kept at most (each is an id array, up to the library's size). */
+/** Cached results kept at most (each holds its ordered slots, up to the library's size). */
 const CACHE_ENTRIES = 64
 
 function archiveDoc(row: IndexArchiveRow): DocInput {
@@ -27,7 +33,7 @@ function archiveDoc(row: IndexArchiveRow): DocInput {
     id: row.id,
     kind: ARCHIVE,
     title: row.title,
-    tags: splitTags(row.tags).map(foldCase),
+    tags: foldTags(row.tags),
     pagecount: row.pagecount,
     progress: row.progress,
     lastread: row.lastreadtime,
@@ -58,6 +64,18 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
   const cache = new Map<string, IndexResult>()
   let cacheVersion = -1
   const scopeMarks = new WeakMap<ReadonlySet<string>, { version: number; marks: Uint8Array }>()
+  /** The library views (grouped, flat, Tankoubons only): index structure, kept per version. */
+  const universes = new Map<string, { version: number; slots: Slots }>()
+
+  const universe = (grouped: boolean, tanksOnly: boolean) => {
+    const key = `${grouped}:${tanksOnly}`
+    const version = state.store.version
+    const known = universes.get(key)
+    if (known && known.version === version) return known.slots
+    const slots = universeOf(state.store, grouped, tanksOnly)
+    universes.set(key, { version, slots })
+    return slots
+  }
 
   const current = () => {
     state.tanks.flush()
@@ -85,9 +103,11 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
     return marks
   }
 
-  const scopeFor = (scopeIds: ReadonlySet<string>, version: number) => {
+  /** Slot marks of a guest scope, kept while the scope set and the version stay the same. */
+  const scopeSlots = (scopeIds: ReadonlySet<string>, version: number) => {
     const known = scopeMarks.get(scopeIds)
-    if (known && known.version === version && known.marks.length >= state.store.capacity) return known.marks
+    const fits = known && known.version === version && known.marks.length >= state.store.capacity
+    if (fits) return known.marks
     const marks = slotMarks(scopeIds, false, false)
     scopeMarks.set(scopeIds, { version, marks })
     return marks
@@ -112,6 +132,7 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       epoch += state.store.version + 1
       state = next
       cache.clear()
+      universes.clear()
       ready = true
     },
 
@@ -152,10 +173,9 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       const { store, vocab, marks, sortKeys } = state
       ensureCapacity(marks, store.capacity)
       const grouped = q.grouped || q.tanksOnly
-      const scope = q.scopeIds ? scopeFor(q.scopeIds, version) : null
-      const start = startingSet(store, {
-        grouped,
-        tanksOnly: q.tanksOnly,
+      const scope = q.scopeIds ? scopeSlots(q.scopeIds, version) : null
+      const view = universe(grouped, q.tanksOnly)
+      const start = startingSet(store, view, {
         allowed: q.allowedIds ? slotMarks(q.allowedIds, true, grouped) : null,
         scope,
         newonly: q.newonly,
@@ -166,10 +186,21 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       const mark = marks.next()
       for (const slot of slots) marks.array[slot] = mark
       const ordered = sortKeys.order(q.sort, marks.array, mark, slots.length)
-      let total = 0
-      for (let slot = 0; slot < store.capacity; slot++)
-        if (inUniverse(store, slot, grouped, q.tanksOnly) && (!scope || scope[slot])) total++
-      const result = { ids: ordered.map((slot) => store.ids[slot]!), total }
+      let total = view.length
+      if (scope) {
+        total = 0
+        for (const slot of view) if (scope[slot]) total++
+      }
+      const result: IndexResult = {
+        count: ordered.length,
+        total,
+        ids: (start = 0, end = ordered.length) => {
+          // A plain loop: Array.from with a mapper is ~7x slower on 100,000 slots.
+          const out = new Array<string>(Math.max(0, end - start))
+          for (let i = start; i < end; i++) out[i - start] = store.ids[ordered[i]!]!
+          return out
+        },
+      }
       if (cacheKey !== undefined) {
         if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!)
         cache.set(cacheKey, result)
@@ -181,9 +212,13 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       current()
       const { store, vocab, marks } = state
       ensureCapacity(marks, store.capacity)
-      const all: number[] = []
-      for (let slot = 0; slot < store.capacity; slot++) if (store.alive[slot]) all.push(slot)
-      return applyTerms(store, vocab, marks, terms, all).map((slot) => store.ids[slot]!)
+      const all = new Int32Array(store.capacity)
+      let n = 0
+      for (let slot = 0; slot < store.capacity; slot++) if (store.alive[slot]) all[n++] = slot
+      const ids: string[] = []
+      const matched = applyTerms(store, vocab, marks, terms, all.subarray(0, n))
+      for (const slot of matched) ids.push(store.ids[slot]!)
+      return ids
     },
 
     membersOf: (tankId: string) => state.tanks.members(tankId),
@@ -191,16 +226,18 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
     untaggedIds(scopeIds) {
       const version = current()
       const { store } = state
-      const scope = scopeIds ? scopeFor(scopeIds, version) : null
-      return store.byTitle
-        .filter((slot) => store.kind[slot] === ARCHIVE && store.untagged[slot] && (!scope || scope[slot]))
-        .map((slot) => store.ids[slot]!)
+      const scope = scopeIds ? scopeSlots(scopeIds, version) : null
+      const ids: string[] = []
+      for (const slot of store.byTitle)
+        if (store.kind[slot] === ARCHIVE && store.untagged[slot] && (!scope || scope[slot]))
+          ids.push(store.ids[slot]!)
+      return ids
     },
 
     tagStats(scopeIds) {
       const version = current()
       const { store, vocab, tanks } = state
-      const scope = scopeIds ? scopeFor(scopeIds, version) : null
+      const scope = scopeIds ? scopeSlots(scopeIds, version) : null
       const weights = new Int32Array(vocab.size)
       for (let slot = 0; slot < store.capacity; slot++) {
         if (!store.alive[slot] || (scope && !scope[slot])) continue
@@ -213,7 +250,8 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       }
       const stats: TagStat[] = []
       weights.forEach((weight, tag) => {
-        if (weight > 0) stats.push({ namespace: vocab.namespace(tag), text: vocab.value(tag), weight })
+        if (weight === 0) return
+        stats.push({ namespace: vocab.namespace(tag), text: vocab.value(tag), weight })
       })
       return stats
     },

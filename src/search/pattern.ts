@@ -1,13 +1,18 @@
 // Turns a parsed text term into string tests for tags and titles (prefix, substring, exact,
-// wildcards). Regular expressions only appear when the term holds a wildcard.
+// wildcards). Tests are plain data, and the loops over many strings are written out per kind:
+// calling a fresh closure per string is several times slower than an inlined includes().
 import type { TextTerm } from './query.ts'
 
-export type StringTest = (value: string) => boolean
+export type StringTest =
+  | { kind: 'equals' | 'prefix' | 'substring'; text: string }
+  | { kind: 'regex'; text: string; re: RegExp }
 
 export type TermMatcher = {
-  /** Tests one lower-cased tag (`namespace:value` or a plain tag). */
+  /** Test for one lower-cased tag (`namespace:value` or a plain tag). */
   tag: StringTest
-  /** Tests one lower-cased title; null when the term never matches titles. */
+  /** Exact term without a namespace: the tag's value may match instead of the whole tag. */
+  tagValueToo: boolean
+  /** Test for one lower-cased title; null when the term never matches titles. */
   title: StringTest | null
   /** Literal text every matching tag starts with ('' when unknown): narrows the vocabulary. */
   tagPrefix: string
@@ -30,46 +35,102 @@ function literalPrefix(text: string): string {
   return at === -1 ? text : text.slice(0, at)
 }
 
-function compile(term: TextTerm, mode: 'prefix' | 'substring' | 'exact'): StringTest {
-  const text = term.text
-  if (!term.wildcard) {
-    if (mode === 'exact') return (v) => v === text
-    if (mode === 'prefix') return (v) => v.startsWith(text)
-    return (v) => v.includes(text)
-  }
-  const source = toRegexSource(text)
-  const anchored = mode === 'exact' ? `^${source}$` : mode === 'prefix' ? `^${source}` : source
-  const re = new RegExp(anchored, 'su')
-  return (v) => re.test(v)
+function compile(term: TextTerm, kind: 'equals' | 'prefix' | 'substring'): StringTest {
+  if (!term.wildcard) return { kind, text: term.text }
+  const source = toRegexSource(term.text)
+  const anchored = kind === 'equals' ? `^${source}$` : kind === 'prefix' ? `^${source}` : source
+  return { kind: 'regex', text: term.text, re: new RegExp(anchored, 'su') }
 }
 
-/** Value part of a lower-cased tag ('' for a plain tag). */
+export function testString(test: StringTest, value: string): boolean {
+  switch (test.kind) {
+    case 'equals':
+      return value === test.text
+    case 'prefix':
+      return value.startsWith(test.text)
+    case 'substring':
+      return value.includes(test.text)
+    case 'regex':
+      return test.re.test(value)
+  }
+}
+
+/** Value part of a lower-cased tag, or null for a plain tag. */
 function tagValue(tag: string): string | null {
   const colon = tag.indexOf(':')
   return colon > 0 ? tag.slice(colon + 1).trim() : null
 }
 
+export function testTag(matcher: TermMatcher, tag: string): boolean {
+  if (testString(matcher.tag, tag)) return true
+  if (!matcher.tagValueToo) return false
+  const value = tagValue(tag)
+  return value !== null && testString(matcher.tag, value)
+}
+
+/** Indices `i` (all of `values`, or those listed in `only`) whose `values[i]` passes the test. */
+export function matchingIndices(
+  values: readonly string[],
+  test: StringTest,
+  only?: ArrayLike<number>,
+): number[] {
+  const out: number[] = []
+  const text = test.text
+  const n = only ? only.length : values.length
+  switch (test.kind) {
+    case 'substring':
+      for (let k = 0; k < n; k++) {
+        const i = only ? only[k]! : k
+        if (values[i]!.includes(text)) out.push(i)
+      }
+      return out
+    case 'prefix':
+      for (let k = 0; k < n; k++) {
+        const i = only ? only[k]! : k
+        if (values[i]!.startsWith(text)) out.push(i)
+      }
+      return out
+    case 'equals':
+      for (let k = 0; k < n; k++) {
+        const i = only ? only[k]! : k
+        if (values[i] === text) out.push(i)
+      }
+      return out
+    case 'regex': {
+      const re = test.re
+      for (let k = 0; k < n; k++) {
+        const i = only ? only[k]! : k
+        if (re.test(values[i]!)) out.push(i)
+      }
+      return out
+    }
+  }
+}
+
 export function compileTerm(term: TextTerm): TermMatcher {
   if (term.exact) {
-    const whole = compile(term, 'exact')
-    // Without a namespace an exact term also names the value of a namespaced tag:
-    // `touhou project$` finds `parody:touhou project`.
-    const tag: StringTest = term.namespaced
-      ? whole
-      : (v) => {
-          if (whole(v)) return true
-          const value = tagValue(v)
-          return value !== null && whole(value)
-        }
+    const whole = compile(term, 'equals')
     return {
-      tag,
+      tag: whole,
+      // `touhou project$` also finds `parody:touhou project`.
+      tagValueToo: !term.namespaced,
       title: term.quoted ? whole : null,
       tagPrefix: term.namespaced ? literalPrefix(term.text) : '',
     }
   }
   if (term.namespaced) {
-    return { tag: compile(term, 'prefix'), title: compile(term, 'substring'), tagPrefix: literalPrefix(term.text) }
+    return {
+      tag: compile(term, 'prefix'),
+      tagValueToo: false,
+      title: compile(term, 'substring'),
+      tagPrefix: literalPrefix(term.text),
+    }
   }
   const substring = compile(term, 'substring')
-  return { tag: substring, title: substring, tagPrefix: '' }
+  return { tag: substring, tagValueToo: false, title: substring, tagPrefix: '' }
+}
+
+/** The title test of a term as suggest uses it: an exact term there is a whole-title match. */
+export function titleTestForSuggest(term: TextTerm): StringTest {
+  return compile(term, term.exact ? 'equals' : 'substring')
 }

@@ -38,6 +38,19 @@ export function foldCase(value: string): string {
 }
 
 /**
+ * A stored tag string (already canonical: trimmed, spaces collapsed, de-duplicated) as folded
+ * tags. Folding the whole string once is ~4x cheaper than splitTags plus a fold per tag.
+ */
+export function foldTags(tags: string): string[] {
+  const out: string[] = []
+  for (const piece of foldCase(tags).split(',')) {
+    const tag = piece.trim()
+    if (tag) out.push(tag)
+  }
+  return out
+}
+
+/**
  * Splits a filter into terms. Never throws: an unterminated quote runs to the end of the filter
  * (LANraragi does the same), empty terms are dropped.
  */
@@ -83,7 +96,13 @@ export function parseFilter(filter: string): Term[] {
   return terms
 }
 
-function pushTerm(terms: Term[], raw: string, negated: boolean, exact: boolean, quoted: boolean): void {
+function pushTerm(
+  terms: Term[],
+  raw: string,
+  negated: boolean,
+  exact: boolean,
+  quoted: boolean,
+): void {
   const text = foldCase(raw.trim())
   if (!text) return
   const number = NUMBER_TERM.exec(text)

@@ -8,7 +8,7 @@ import { isTankoubonId } from '../domain/ids.ts'
 import { fail } from '../errors.ts'
 import { guestVisibleIds } from './guest-scope.ts'
 import { parseFilter } from './query.ts'
-import type { IndexQuery } from './types.ts'
+import type { IndexQuery, IndexResult } from './types.ts'
 
 export type SearchParams = {
   filter: string
@@ -48,7 +48,12 @@ type Mode = { guestScoped: boolean; titlesOnly?: boolean; sortby?: string; desc?
 /** SQLite caps bound parameters: long id lists are read in slices. */
 const ID_SLICE = 500
 
-function resolveQuery(deps: Deps, params: SearchParams, mode: Mode): { query: IndexQuery; key: string } {
+/** The index query and its cache key (every parameter that shapes the result). */
+function resolveQuery(
+  deps: Deps,
+  params: SearchParams,
+  mode: Mode,
+): { query: IndexQuery; key: string } {
   const terms = parseFilter(params.filter)
   let allowedIds: string[] | null = null
   if (params.category) {
@@ -94,14 +99,17 @@ function run(deps: Deps, params: SearchParams, mode: Mode) {
   return deps.search.query(query, key)
 }
 
-function page<T>(all: T[], start: number, size: number): T[] {
-  return start === -1 ? all : all.slice(start, start + size)
+/** The requested page of a result: `start` is an offset, -1 means everything. */
+function page(result: IndexResult, start: number, size: number): string[] {
+  if (start === -1) return result.ids()
+  return result.ids(Math.min(start, result.count), Math.min(start + size, result.count))
 }
 
 function readArchives(deps: Deps, ids: string[]): Map<string, ArchiveRow> {
   const rows = new Map<string, ArchiveRow>()
   for (let i = 0; i < ids.length; i += ID_SLICE)
-    for (const row of findArchives(deps.db, ids.slice(i, i + ID_SLICE))) if (!row.unlinked) rows.set(row.id, row)
+    for (const row of findArchives(deps.db, ids.slice(i, i + ID_SLICE)))
+      if (!row.unlinked) rows.set(row.id, row)
   return rows
 }
 
@@ -109,7 +117,8 @@ function readArchives(deps: Deps, ids: string[]): Map<string, ArchiveRow> {
 export function loadHits(deps: Deps, ids: string[]): SearchHit[] {
   const tankIds = ids.filter(isTankoubonId)
   const tanks = findTankoubonRecords(deps.db, tankIds)
-  const rows = readArchives(deps, [...ids.filter((id) => !isTankoubonId(id)), ...tanks.flatMap((t) => t.members)])
+  const archiveIds = ids.filter((id) => !isTankoubonId(id))
+  const rows = readArchives(deps, [...archiveIds, ...tanks.flatMap((t) => t.members)])
   const tankHits = new Map<string, TankHit>()
   for (const tank of tanks) {
     const members = tank.members.map((id) => rows.get(id)).filter((row) => row !== undefined)
@@ -135,33 +144,48 @@ export function loadHits(deps: Deps, ids: string[]): SearchHit[] {
   return hits
 }
 
-export function searchLibrary(deps: Deps, params: SearchParams, guestScoped: boolean): SearchPage<SearchHit> | null {
+export function searchLibrary(
+  deps: Deps,
+  params: SearchParams,
+  guestScoped: boolean,
+): SearchPage<SearchHit> | null {
   const result = run(deps, params, { guestScoped })
   if (!result) return null
-  const ids = page(result.ids, params.start, deps.settings.get('archives_per_page'))
-  return { data: loadHits(deps, ids), recordsTotal: result.total, recordsFiltered: result.ids.length }
+  const ids = page(result, params.start, deps.settings.get('archives_per_page'))
+  return { data: loadHits(deps, ids), recordsTotal: result.total, recordsFiltered: result.count }
 }
 
-export function searchIds(deps: Deps, params: SearchParams, guestScoped: boolean): SearchPage<string> | null {
+export function searchIds(
+  deps: Deps,
+  params: SearchParams,
+  guestScoped: boolean,
+): SearchPage<string> | null {
   const result = run(deps, params, { guestScoped })
   if (!result) return null
-  const data = page(result.ids, params.start, deps.settings.get('archives_per_page'))
-  return { data, recordsTotal: result.total, recordsFiltered: result.ids.length }
+  const data = page(result, params.start, deps.settings.get('archives_per_page'))
+  return { data, recordsTotal: result.total, recordsFiltered: result.count }
 }
 
 /** `count` picks out of the whole result; fewer results than that: all of them, shuffled. */
-export function randomHits(deps: Deps, params: SearchParams, count: number, guestScoped: boolean): SearchHit[] | null {
+export function randomHits(
+  deps: Deps,
+  params: SearchParams,
+  count: number,
+  guestScoped: boolean,
+): SearchHit[] | null {
   const result = run(deps, params, { guestScoped, sortby: 'title', desc: false })
   if (!result) return null
-  const pool = [...result.ids]
-  const take = Math.min(count, pool.length)
+  const take = Math.min(count, result.count)
+  // Partial Fisher-Yates over positions: only `take` of them are drawn and looked up.
+  const positions = new Int32Array(result.count).map((_, i) => i)
+  const picked: string[] = []
   for (let i = 0; i < take; i++) {
-    const j = i + Math.floor(Math.random() * (pool.length - i))
-    const picked = pool[j]!
-    pool[j] = pool[i]!
-    pool[i] = picked
+    const j = i + Math.floor(Math.random() * (result.count - i))
+    const position = positions[j]!
+    positions[j] = positions[i]!
+    picked.push(result.ids(position, position + 1)[0]!)
   }
-  return loadHits(deps, pool.slice(0, take))
+  return loadHits(deps, picked)
 }
 
 /** Title autocomplete: the first `limit` title matches in title order. */
@@ -173,7 +197,10 @@ export function suggestTitles(
 ): { arcid: string; title: string }[] | null {
   const result = run(deps, params, { guestScoped, titlesOnly: true, sortby: 'title', desc: false })
   if (!result) return null
-  return loadHits(deps, result.ids.slice(0, limit)).map((hit) =>
-    hit.kind === 'tank' ? { arcid: hit.tank.id, title: hit.tank.name } : { arcid: hit.row.id, title: hit.row.title },
+  const hits = loadHits(deps, result.ids(0, Math.min(limit, result.count)))
+  return hits.map((hit) =>
+    hit.kind === 'tank'
+      ? { arcid: hit.tank.id, title: hit.tank.name }
+      : { arcid: hit.row.id, title: hit.row.title },
   )
 }

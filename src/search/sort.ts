@@ -10,7 +10,7 @@ export type SortSpec = { by: 'title' | 'lastread' | 'namespace'; namespace: stri
 const DIGITS = /^\d{1,15}$/
 
 /** naturalCompare with a fast path for plain numbers (it orders those by value as well). */
-export function compareValues(a: string, b: string): number {
+function compareValues(a: string, b: string): number {
   if (DIGITS.test(a) && DIGITS.test(b)) {
     const diff = Number(a) - Number(b)
     if (diff !== 0) return diff
@@ -27,8 +27,6 @@ type NamespaceKeys = {
   /** Value rank by tag id (equal values share a rank); rebuilt when `sorted` changed. */
   rank: Int32Array | null
 }
-
-export type SortKeys = ReturnType<typeof createSortKeys>
 
 export function createSortKeys(store: Store, vocab: Vocabulary) {
   const byNamespace = new Map<string, NamespaceKeys>()
@@ -103,37 +101,46 @@ export function createSortKeys(store: Store, vocab: Vocabulary) {
       byNamespace.clear()
     },
 
-    /** Orders matched slots. `matched` marks them with `mark`; `count` is how many there are. */
-    order(spec: SortSpec, marks: Int32Array, mark: number, count: number): number[] {
+    /** Orders the `count` slots marked with `mark`. */
+    order(spec: SortSpec, marks: Int32Array, mark: number, count: number): Int32Array {
       const byTitle = store.byTitle
-      const inTitleOrder: number[] = []
+      const inTitleOrder = new Int32Array(count)
+      let n = 0
       if (spec.by === 'title' && spec.desc) {
-        for (let i = byTitle.length - 1; i >= 0; i--) if (marks[byTitle[i]!] === mark) inTitleOrder.push(byTitle[i]!)
+        for (let i = byTitle.length - 1; i >= 0 && n < count; i--) {
+          const slot = byTitle[i]!
+          if (marks[slot] === mark) inTitleOrder[n++] = slot
+        }
         return inTitleOrder
       }
-      for (const slot of byTitle) if (marks[slot] === mark) inTitleOrder.push(slot)
+      for (let i = 0; i < byTitle.length && n < count; i++) {
+        const slot = byTitle[i]!
+        if (marks[slot] === mark) inTitleOrder[n++] = slot
+      }
       if (spec.by === 'title' || count === 0) return inTitleOrder
       if (spec.by === 'lastread') {
-        const read = inTitleOrder.filter((slot) => store.lastread[slot]! > 0)
+        const read = Array.from(inTitleOrder).filter((slot) => store.lastread[slot]! > 0)
         // LANraragi lists the most recent first by default; ties stay in title order.
         const sign = spec.desc ? 1 : -1
-        return read.sort((a, b) => sign * (store.lastread[a]! - store.lastread[b]!))
+        read.sort((a, b) => sign * (store.lastread[a]! - store.lastread[b]!))
+        return Int32Array.from(read)
       }
       const keys = byNamespace.get(spec.namespace) ?? materialize(spec.namespace)
       const rank = rankOf(keys)
       const buckets = keys.sorted.length
       // Counting sort by value rank, stable over title order; documents lacking the namespace
       // go in the last bucket in both directions.
-      const bucketOf = (slot: number) => {
-        const tag = keys.tagOfSlot[slot] ?? -1
-        if (tag < 0) return buckets
-        return spec.desc ? buckets - 1 - rank[tag]! : rank[tag]!
-      }
+      const bucket = new Int32Array(count)
       const starts = new Int32Array(buckets + 2)
-      for (const slot of inTitleOrder) starts[bucketOf(slot) + 1]!++
+      for (let i = 0; i < count; i++) {
+        const tag = keys.tagOfSlot[inTitleOrder[i]!] ?? -1
+        const b = tag < 0 ? buckets : spec.desc ? buckets - 1 - rank[tag]! : rank[tag]!
+        bucket[i] = b
+        starts[b + 1]!++
+      }
       for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!
-      const out = new Array<number>(inTitleOrder.length)
-      for (const slot of inTitleOrder) out[starts[bucketOf(slot)]!++] = slot
+      const out = new Int32Array(count)
+      for (let i = 0; i < count; i++) out[starts[bucket[i]!]!++] = inTitleOrder[i]!
       return out
     },
   }

@@ -7,11 +7,14 @@ import type { TagStat } from './types.ts'
 export type StatsOptions = { minweight: number; hideExcludedNamespaces: boolean }
 
 /** Tags used at least `minweight` times, most used first; null until the index is built. */
-export function tagStatistics(deps: Deps, options: StatsOptions, guestScoped: boolean): TagStat[] | null {
+export function tagStatistics(
+  deps: Deps,
+  options: StatsOptions,
+  guestScoped: boolean,
+): TagStat[] | null {
   if (!deps.search.ready) return null
-  const excluded = new Set(
-    options.hideExcludedNamespaces ? deps.settings.get('excluded_namespaces').map((ns) => ns.trim().toLowerCase()) : [],
-  )
+  const hidden = options.hideExcludedNamespaces ? deps.settings.get('excluded_namespaces') : []
+  const excluded = new Set(hidden.map((ns) => ns.trim().toLowerCase()))
   return deps.search
     .tagStats(guestScoped ? guestVisibleIds(deps) : null)
     .filter((stat) => stat.weight >= options.minweight && !excluded.has(stat.namespace))

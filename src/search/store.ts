@@ -2,7 +2,9 @@
 // for substring scans, tag ids for the posting lists, and the numbers and flags filters read.
 // A slot is reused after its document goes; `slotOf` maps ids to slots.
 import { naturalCompare } from '../domain/natural-sort.ts'
+import { freshAsciiCopy } from './locality.ts'
 import { foldCase } from './query.ts'
+import { createTextColumn } from './text-column.ts'
 import type { Vocabulary } from './vocabulary.ts'
 
 export const ARCHIVE = 0
@@ -10,7 +12,7 @@ export const TANK = 1
 export type DocKind = typeof ARCHIVE | typeof TANK
 
 /** Namespaces that do not make an archive "tagged" (LANraragi's list). */
-export const UNTAGGED_IGNORED = new Set([
+const UNTAGGED_IGNORED = new Set([
   'artist',
   'parody',
   'series',
@@ -41,7 +43,8 @@ export function createStore(vocab: Vocabulary) {
   const kind: DocKind[] = []
   const title: string[] = []
   const titleLower: string[] = []
-  const titleColon: boolean[] = []
+  /** Slots whose title holds a colon: the only titles a `namespace:` term can be inside. */
+  const colonTitles = new Set<number>()
   const tagIds: number[][] = []
   const pagecount: number[] = []
   const progress: number[] = []
@@ -51,6 +54,8 @@ export function createStore(vocab: Vocabulary) {
   const alive: boolean[] = []
   /** Archives: how many Tankoubons hold it. Tankoubons: how many of their members exist. */
   const groupCount: number[] = []
+  /** The lower-cased titles again as one buffer, for substring scans. */
+  const titleText = createTextColumn(titleLower)
   const slotOf = new Map<string, number>()
   const free: number[] = []
   /** Title order: slots sorted by natural title order, then id (the tie-break of every sort). */
@@ -74,25 +79,22 @@ export function createStore(vocab: Vocabulary) {
   }
 
   const internTags = (tags: string[]) => {
+    // An archive's tags arrive de-duplicated (only Unicode forms can still collide); a
+    // Tankoubon's repeat across members, and there can be thousands.
+    if (tags.length > 32) return [...new Set(tags.map((tag) => vocab.intern(tag)))]
     const out: number[] = []
-    const seen = new Set<number>()
     for (const tag of tags) {
       const id = vocab.intern(tag)
-      if (seen.has(id)) continue
-      seen.add(id)
-      out.push(id)
+      if (!out.includes(id)) out.push(id)
     }
     return out
   }
 
-  const sameIds = (a: number[], b: number[]) => a.length === b.length && a.every((v, i) => v === b[i])
+  const sameIds = (a: number[], b: number[]) =>
+    a.length === b.length && a.every((v, i) => v === b[i])
 
   const isUntagged = (ids: number[]) => {
-    for (const id of ids) {
-      const tag = vocab.tag(id)
-      const colon = tag.indexOf(':')
-      if (colon <= 0 || !UNTAGGED_IGNORED.has(tag.slice(0, colon).trim())) return false
-    }
+    for (const id of ids) if (!UNTAGGED_IGNORED.has(vocab.namespace(id))) return false
     return true
   }
 
@@ -101,7 +103,7 @@ export function createStore(vocab: Vocabulary) {
     kind,
     title,
     titleLower,
-    titleColon,
+    colonTitles,
     tagIds,
     pagecount,
     progress,
@@ -112,6 +114,7 @@ export function createStore(vocab: Vocabulary) {
     groupCount,
     slotOf,
     byTitle,
+    titleText,
     get capacity() {
       return ids.length
     },
@@ -138,13 +141,16 @@ export function createStore(vocab: Vocabulary) {
         alive[slot] = true
         title[slot] = doc.title
         titleLower[slot] = foldTitle(doc.title)
-        titleColon[slot] = titleLower[slot]!.includes(':')
+        if (titleLower[slot]!.includes(':')) colonTitles.add(slot)
+        titleText.changed(slot)
         if (!bulk) byTitle.splice(titlePosition(slot), 0, slot)
       } else if (title[slot] !== doc.title) {
         byTitle.splice(titlePosition(slot), 1)
         title[slot] = doc.title
         titleLower[slot] = foldTitle(doc.title)
-        titleColon[slot] = titleLower[slot]!.includes(':')
+        if (titleLower[slot]!.includes(':')) colonTitles.add(slot)
+        else colonTitles.delete(slot)
+        titleText.changed(slot)
         byTitle.splice(titlePosition(slot), 0, slot)
       }
       const oldTags = tagIds[slot]!
@@ -173,6 +179,8 @@ export function createStore(vocab: Vocabulary) {
       tagIds[slot] = []
       title[slot] = ''
       titleLower[slot] = ''
+      colonTitles.delete(slot)
+      titleText.changed(slot)
       ids[slot] = ''
       free.push(slot)
       onWrite(slot)
@@ -184,12 +192,18 @@ export function createStore(vocab: Vocabulary) {
       byTitle.length = 0
       for (let s = 0; s < ids.length; s++) if (alive[s]) byTitle.push(s)
       byTitle.sort(compareSlots)
+      // Results are read in title order: their ids should lie in memory in that order too.
+      slotOf.clear()
+      for (const slot of byTitle) {
+        ids[slot] = freshAsciiCopy(ids[slot]!)
+        slotOf.set(ids[slot]!, slot)
+      }
+      titleText.prepare()
     },
-
-    compareSlots,
   }
 }
 
-export function foldTitle(value: string): string {
-  return foldCase(value).trim()
+/** Lower-cased, one line (the text column keeps one title per line). */
+function foldTitle(value: string): string {
+  return foldCase(value).replace(/[\r\n]+/g, ' ').trim()
 }

@@ -1,13 +1,10 @@
 // Tankoubons inside the index: membership both ways, and each Tankoubon's document derived from
 // its own name and tags plus its members' tags, pages and New flags. Member changes mark the
 // Tankoubon dirty; flush() re-derives before the next read, so bulk edits derive once.
-import { splitTags } from '../domain/archives/tags.ts'
 import type { TankoubonRecord } from '../db/repos/search.repo.ts'
-import { foldCase } from './query.ts'
+import { foldTags } from './query.ts'
 import { ARCHIVE, TANK, type Store } from './store.ts'
 import type { Vocabulary } from './vocabulary.ts'
-
-export type Tanks = ReturnType<typeof createTanks>
 
 export function createTanks(store: Store, vocab: Vocabulary) {
   const records = new Map<string, TankoubonRecord>()
@@ -16,7 +13,8 @@ export function createTanks(store: Store, vocab: Vocabulary) {
 
   const syncGroupCount = (archiveId: string) => {
     const slot = store.slotOf.get(archiveId)
-    if (slot !== undefined && store.kind[slot] === ARCHIVE) store.groupCount[slot] = tanksOf.get(archiveId)?.size ?? 0
+    if (slot === undefined || store.kind[slot] !== ARCHIVE) return
+    store.groupCount[slot] = tanksOf.get(archiveId)?.size ?? 0
   }
 
   const unlink = (record: TankoubonRecord) => {
@@ -29,7 +27,7 @@ export function createTanks(store: Store, vocab: Vocabulary) {
   }
 
   const derive = (record: TankoubonRecord, bulk: boolean) => {
-    const tags = splitTags(record.tags).map(foldCase)
+    const tags = foldTags(record.tags)
     let pagecount = 0
     let isnew = false
     let live = 0
@@ -61,7 +59,7 @@ export function createTanks(store: Store, vocab: Vocabulary) {
     /** Own tags of a Tankoubon, lower-cased (tag statistics count them once). */
     ownTags(id: string): string[] {
       const record = records.get(id)
-      return record ? splitTags(record.tags).map(foldCase) : []
+      return record ? foldTags(record.tags) : []
     },
     has: (id: string) => records.has(id),
     members: (id: string): readonly string[] => records.get(id)?.members ?? [],
@@ -96,21 +94,11 @@ export function createTanks(store: Store, vocab: Vocabulary) {
       for (const tank of tanksOf.get(archiveId) ?? []) dirty.add(tank)
     },
 
-    get pending() {
-      return dirty.size > 0
-    },
-
     flush(bulk = false) {
       for (const id of dirty) {
         const record = records.get(id)
         if (record) derive(record, bulk)
       }
-      dirty.clear()
-    },
-
-    clear() {
-      records.clear()
-      tanksOf.clear()
       dirty.clear()
     },
   }

@@ -23,10 +23,12 @@ export type IndexQuery = {
 }
 
 export type IndexResult = {
-  /** Every matching id (archive or Tankoubon), in order. */
-  ids: string[]
+  /** How many archives and Tankoubons match (LANraragi's recordsFiltered). */
+  count: number
   /** Size of the library view searched (LANraragi's recordsTotal). */
   total: number
+  /** Ids of the matches in [start, end), in order; read it in the same tick as the query. */
+  ids(start?: number, end?: number): string[]
 }
 
 export type TagStat = { namespace: string; text: string; weight: number }
@@ -48,7 +50,7 @@ export type SearchIndex = {
   clearCache(): void
   /** Runs a search; `cacheKey` (all parameters, normalized) lets equal searches reuse a result. */
   query(q: IndexQuery, cacheKey?: string): IndexResult
-  /** Ids of every archive and Tankoubon matching the terms, grouping ignored (dynamic categories). */
+  /** Every archive and Tankoubon matching the terms, grouping ignored (dynamic categories). */
   matchIds(terms: Term[]): string[]
   /** Member archive ids of a Tankoubon known to the index, in order. */
   membersOf(tankId: string): readonly string[]

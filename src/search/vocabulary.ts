@@ -2,9 +2,13 @@
 // list (the document slots carrying it). Tag terms expand against this list, never against
 // every document: a namespace prefix is a binary-searched range, an exact tag a map lookup.
 import type { TextTerm } from './query.ts'
-import type { TermMatcher } from './pattern.ts'
+import { matchingIndices, testTag, type TermMatcher } from './pattern.ts'
+import { createTextColumn } from './text-column.ts'
 
 export type Vocabulary = ReturnType<typeof createVocabulary>
+
+/** Code-unit order: the one in which every prefix is a contiguous range. */
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 export function createVocabulary() {
   const tags: string[] = []
@@ -12,7 +16,10 @@ export function createVocabulary() {
   const namespaces: string[] = []
   const values: string[] = []
   const postings: number[][] = []
-  const idByTag = new Map<string, number>()
+  /** The tags again as one buffer, for substring scans. */
+  const tagText = createTextColumn(tags)
+  // A null-prototype object, not a Map: ~40% faster over the 1.5M lookups of a 100k build.
+  const idByTag: Record<string, number> = Object.create(null)
   /** Tag ids by the value part of namespaced tags, for exact terms without a namespace. */
   const idsByValue = new Map<string, number[]>()
   /** Tag ids in code-unit order of their text, so every prefix is one contiguous range. */
@@ -27,17 +34,12 @@ export function createVocabulary() {
     return ns
   }
 
-  const compareAt = (i: number, text: string) => {
-    const t = tags[sorted[i]!]!
-    return t < text ? -1 : t > text ? 1 : 0
-  }
-
   const lowerBound = (text: string) => {
     let lo = 0
     let hi = sorted.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (compareAt(mid, text) < 0) lo = mid + 1
+      if (compareText(tags[sorted[mid]!]!, text) < 0) lo = mid + 1
       else hi = mid
     }
     return lo
@@ -51,25 +53,26 @@ export function createVocabulary() {
     namespace: (id: number): string => namespaces[id]!,
     value: (id: number): string => values[id]!,
     postings: (id: number): number[] => postings[id]!,
-    idOf: (tag: string): number | undefined => idByTag.get(tag),
+    idOf: (tag: string): number | undefined => idByTag[tag],
 
     /** Bulk loading: new tags are appended and sorted once by seal(). */
     unseal() {
       sealed = false
     },
     seal() {
-      sorted = Array.from(tags.keys()).sort((a, b) => (tags[a]! < tags[b]! ? -1 : tags[a]! > tags[b]! ? 1 : 0))
+      sorted = Array.from(tags.keys()).sort((a, b) => compareText(tags[a]!, tags[b]!))
       sealed = true
+      tagText.prepare()
     },
 
     /** Id of a lower-cased tag, adding it when new. */
     intern(tag: string): number {
-      const known = idByTag.get(tag)
+      const known = idByTag[tag]
       if (known !== undefined) return known
       const id = tags.length
       tags.push(tag)
       postings.push([])
-      idByTag.set(tag, id)
+      idByTag[tag] = id
       const colon = tag.indexOf(':')
       const namespace = colon > 0 ? tag.slice(0, colon).trim() : ''
       const value = colon > 0 ? tag.slice(colon + 1).trim() : tag
@@ -100,19 +103,27 @@ export function createVocabulary() {
     matchingTags(term: TextTerm, matcher: TermMatcher): number[] {
       if (term.exact && !term.wildcard) {
         const out: number[] = []
-        const whole = idByTag.get(term.text)
+        const whole = idByTag[term.text]
         if (whole !== undefined) out.push(whole)
-        if (!term.namespaced) for (const id of idsByValue.get(term.text) ?? []) if (id !== whole) out.push(id)
+        if (term.namespaced) return out
+        for (const id of idsByValue.get(term.text) ?? []) if (id !== whole) out.push(id)
+        return out
+      }
+      const prefix = matcher.tagPrefix
+      if (!prefix) {
+        // No known prefix: one pass in id order (sequential, cheaper than the sorted view).
+        if (matcher.tag.kind === 'substring') return tagText.containing(matcher.tag.text)
+        if (!matcher.tagValueToo) return matchingIndices(tags, matcher.tag)
+        const out: number[] = []
+        for (let id = 0; id < tags.length; id++) if (testTag(matcher, tags[id]!)) out.push(id)
         return out
       }
       const out: number[] = []
-      const prefix = matcher.tagPrefix
-      const start = prefix ? lowerBound(prefix) : 0
-      for (let i = start; i < sorted.length; i++) {
+      for (let i = lowerBound(prefix); i < sorted.length; i++) {
         const id = sorted[i]!
         const tag = tags[id]!
-        if (prefix && !tag.startsWith(prefix)) break
-        if (matcher.tag(tag)) out.push(id)
+        if (!tag.startsWith(prefix)) break
+        if (testTag(matcher, tag)) out.push(id)
       }
       return out
     },

@@ -60,7 +60,8 @@ let seedCounter = 0
 /** Unique within the process, ten digits: for TANK_ and SET_ ids. */
 function tenDigits(): string {
   seedCounter = (seedCounter + 1) % 1000
-  return String(Math.floor(Math.random() * 1e7)).padStart(7, '0') + String(seedCounter).padStart(3, '0')
+  const random = String(Math.floor(Math.random() * 1e7)).padStart(7, '0')
+  return random + String(seedCounter).padStart(3, '0')
 }
 
 export type SeedTankoubon = {
@@ -89,7 +90,12 @@ export function seedTankoubon(deps: Pick<Deps, 'db' | 'search'>, seed: SeedTanko
   return id
 }
 
-export type SeedCategory = { name?: string; search?: string; members?: string[]; visibleToGuest?: boolean }
+export type SeedCategory = {
+  name?: string
+  search?: string
+  members?: string[]
+  visibleToGuest?: boolean
+}
 
 /** A static (members) or dynamic (search) category; the search cache is cleared as writers do. */
 export function seedCategory(deps: Pick<Deps, 'db' | 'search'>, seed: SeedCategory): string {

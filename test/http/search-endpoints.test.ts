@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
 import { seedArchive, seedTankoubon } from '../helpers/seed.ts'
 import { deleteArchiveRow } from '../../src/db/repos/archives.repo.ts'
-import { rebuildIndexJob } from '../../src/search/rebuild-job.ts'
 
 type Wire = Record<string, any>
 
@@ -22,14 +21,17 @@ beforeAll(async () => {
   app = await startTestServer()
   await app.idle()
   cookie = await app.login()
-  // Registered by jobs/kinds/index.ts in the server; registering again here is idempotent.
-  app.deps.jobs.register(rebuildIndexJob(app.deps))
-  const created = await app.req('/api/tokens', { method: 'POST', cookie, json: { name: 'guest', role: 'guest' } })
+  const json = { name: 'guest', role: 'guest' }
+  const created = await app.req('/api/tokens', { method: 'POST', cookie, json })
   guestToken = ((await created.json()) as Wire).data?.token ?? ''
   // A generated library: 24 archives over a small vocabulary, two of them in a Tankoubon.
   for (let i = 1; i <= 24; i++) {
-    const tags = [`artist:artist ${i % 4}`, i % 3 === 0 ? 'female:glasses' : '', i % 5 === 0 ? '' : `date_added:${1000 + i}`]
-    ids.push(seedArchive(app.deps, { title: `Book ${i}`, tags: tags.filter(Boolean).join(', '), pagecount: i }).id)
+    const tags = [
+      `artist:artist ${i % 4}`,
+      i % 3 === 0 ? 'female:glasses' : '',
+      i % 5 === 0 ? '' : `date_added:${1000 + i}`,
+    ].filter(Boolean)
+    ids.push(seedArchive(app.deps, { title: `Book ${i}`, tags: tags.join(', '), pagecount: i }).id)
   }
   tank = seedTankoubon(app.deps, { name: 'Book Box', tags: 'series:box', members: [ids[0]!, ids[1]!] })
 })

@@ -34,7 +34,7 @@ async function library(seeds: Parameters<typeof seedArchive>[1][]) {
 }
 
 function run(filter: string, options: Partial<IndexQuery> = {}) {
-  return search.query({
+  const result = search.query({
     terms: parseFilter(filter),
     grouped: false,
     tanksOnly: false,
@@ -47,12 +47,12 @@ function run(filter: string, options: Partial<IndexQuery> = {}) {
     sort: { by: 'title', namespace: 'title', desc: false },
     ...options,
   })
+  return { ids: result.ids(), total: result.total, count: result.count }
 }
 
 const titles = (filter: string, options: Partial<IndexQuery> = {}) => {
-  const byId = new Map(
-    db.$client.query<{ id: string; title: string }, []>('SELECT id, title FROM archives').all().map((r) => [r.id, r.title]),
-  )
+  const rows = db.$client.query<{ id: string; title: string }, []>('SELECT id, title FROM archives').all()
+  const byId = new Map(rows.map((r) => [r.id, r.title]))
   return run(filter, options).ids.map((id) => byId.get(id) ?? id)
 }
 
@@ -98,6 +98,14 @@ describe('search index: term matching', () => {
     expect(titles('artist:*otomo')).toEqual(['Akira Vol. 2'])
     expect(titles('akira%2')).toEqual(['Akira Vol. 2'])
     expect(titles('"touhou*book"')).toEqual(['Touhou Fan Book'])
+  })
+
+  it('matches a namespaced term inside a title that holds a colon, and forgets it after a rename', async () => {
+    const [zero] = await library([{ title: 'Re:Zero Book', tags: 'artist:tappei' }, { title: 'Plain' }])
+    expect(run('re:zero').ids).toEqual([zero!.id])
+    search.upsertArchive(updateArchive(db, zero!.id, { title: 'Rezero Book' })!)
+    expect(run('re:zero').ids).toEqual([])
+    expect(run('rezero').ids).toEqual([zero!.id])
   })
 
   it('filters on pages and progress', async () => {
@@ -185,7 +193,8 @@ describe('search index: Tankoubons', () => {
       { title: 'Chapter 2', tags: 'artist:lee', pagecount: 20 },
       { title: 'Loose', tags: 'artist:kim' },
     ])
-    const tank = seedTankoubon({ db, search }, { name: 'Collected', tags: 'series:saga', members: [one!.id, two!.id] })
+    const members = [one!.id, two!.id]
+    const tank = seedTankoubon({ db, search }, { name: 'Collected', tags: 'series:saga', members })
     expect(run('', { grouped: true }).ids).toEqual([tank, loose!.id])
     expect(run('', { grouped: true }).total).toBe(2)
     expect(run('', { grouped: false }).total).toBe(3)
@@ -200,6 +209,19 @@ describe('search index: Tankoubons', () => {
     expect(run('artist:park', { grouped: true }).ids).toEqual([tank])
     search.removeTankoubon(tank)
     expect(run('', { grouped: true }).ids).toEqual([one!.id, two!.id, loose!.id])
+  })
+
+  it('follows membership changes written to the database', async () => {
+    const [one, two] = await library([{ title: 'One', tags: 'artist:a' }, { title: 'Two', tags: 'artist:b' }])
+    const tank = seedTankoubon({ db, search }, { name: 'T', members: [one!.id, two!.id] })
+    expect(run('artist:b', { grouped: true }).ids).toEqual([tank])
+    db.$client.run('DELETE FROM tankoubon_members WHERE archive_id = ?', [two!.id])
+    search.refreshTankoubon(tank)
+    expect(run('artist:b', { grouped: true }).ids).toEqual([two!.id])
+    expect(run('', { grouped: true }).ids).toEqual([tank, two!.id])
+    db.$client.run('DELETE FROM tankoubons WHERE id = ?', [tank])
+    search.refreshTankoubon(tank)
+    expect(run('', { grouped: true }).ids).toEqual([one!.id, two!.id])
   })
 
   it('lifts static category members to their Tankoubon when grouping', async () => {

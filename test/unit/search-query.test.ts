@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
 import { parseFilter, type Term, type TextTerm } from '../../src/search/query.ts'
-import { compileTerm } from '../../src/search/pattern.ts'
+import { compileTerm, testString, testTag } from '../../src/search/pattern.ts'
 
 const texts = (filter: string) => parseFilter(filter).map((t) => (t.kind === 'text' ? t.text : `#${t.field}`))
 const only = (filter: string): TextTerm => {
@@ -94,8 +94,11 @@ describe('parseFilter', () => {
 })
 
 describe('compileTerm', () => {
-  const tag = (filter: string, value: string) => compileTerm(only(filter)).tag(value)
-  const title = (filter: string, value: string) => compileTerm(only(filter)).title?.(value) ?? false
+  const tag = (filter: string, value: string) => testTag(compileTerm(only(filter)), value)
+  const title = (filter: string, value: string) => {
+    const test = compileTerm(only(filter)).title
+    return test !== null && testString(test, value)
+  }
 
   it('matches a namespaced term as a prefix of the whole tag', () => {
     expect(tag('artist:ab', 'artist:abc')).toBe(true)

@@ -5,6 +5,9 @@ import type { Db } from '../client.ts'
 import { archives } from '../schema/archives.ts'
 import { categories, categoryMembers, tankoubons, tankoubonMembers } from '../schema/collections.ts'
 
+/** SQLite caps bound parameters: long id lists are read in slices. */
+const ID_SLICE = 500
+
 export type IndexArchiveRow = {
   id: string
   title: string
@@ -26,7 +29,15 @@ export type TankoubonRecord = {
   members: string[]
 }
 
-export type CategoryRecord = { id: string; search: string; visibleToGuest: boolean; members: string[] }
+export type CategoryRecord = {
+  id: string
+  search: string
+  visibleToGuest: boolean
+  members: string[]
+}
+
+type TankoubonRow = typeof tankoubons.$inferSelect
+type CategoryRow = typeof categories.$inferSelect
 
 /** Only the columns the index reads, for every linked archive (the build at start). */
 export function listIndexArchives(db: Db): IndexArchiveRow[] {
@@ -45,12 +56,15 @@ export function listIndexArchives(db: Db): IndexArchiveRow[] {
     .all()
 }
 
-function withMembers(db: Db, rows: (typeof tankoubons.$inferSelect)[]): TankoubonRecord[] {
+function withMembers(db: Db, rows: TankoubonRow[]): TankoubonRecord[] {
   if (rows.length === 0) return []
+  // Many Tankoubons (the build): read every member row rather than a huge IN list.
+  const ids = rows.map((r) => r.id)
+  const only = rows.length > ID_SLICE ? undefined : inArray(tankoubonMembers.tankoubonId, ids)
   const members = db
     .select()
     .from(tankoubonMembers)
-    .where(rows.length > ID_SLICE ? undefined : inArray(tankoubonMembers.tankoubonId, rows.map((r) => r.id)))
+    .where(only)
     .orderBy(asc(tankoubonMembers.tankoubonId), asc(tankoubonMembers.position))
     .all()
   const byTank = new Map<string, string[]>()
@@ -74,19 +88,17 @@ export function listTankoubonRecords(db: Db): TankoubonRecord[] {
   return withMembers(db, db.select().from(tankoubons).all())
 }
 
-/** SQLite caps bound parameters: long id lists are read in slices. */
-const ID_SLICE = 500
-
 export function findTankoubonRecords(db: Db, ids: string[]): TankoubonRecord[] {
   const out: TankoubonRecord[] = []
   for (let i = 0; i < ids.length; i += ID_SLICE) {
     const slice = ids.slice(i, i + ID_SLICE)
-    out.push(...withMembers(db, db.select().from(tankoubons).where(inArray(tankoubons.id, slice)).all()))
+    const rows = db.select().from(tankoubons).where(inArray(tankoubons.id, slice)).all()
+    out.push(...withMembers(db, rows))
   }
   return out
 }
 
-function categoryRecords(db: Db, rows: (typeof categories.$inferSelect)[]): CategoryRecord[] {
+function withCategoryMembers(db: Db, rows: CategoryRow[]): CategoryRecord[] {
   if (rows.length === 0) return []
   const members = db
     .select()
@@ -103,9 +115,11 @@ function categoryRecords(db: Db, rows: (typeof categories.$inferSelect)[]): Cate
 }
 
 export function findCategoryRecord(db: Db, id: string): CategoryRecord | undefined {
-  return categoryRecords(db, db.select().from(categories).where(eq(categories.id, id)).all())[0]
+  const rows = db.select().from(categories).where(eq(categories.id, id)).all()
+  return withCategoryMembers(db, rows)[0]
 }
 
 export function listGuestCategoryRecords(db: Db): CategoryRecord[] {
-  return categoryRecords(db, db.select().from(categories).where(eq(categories.visibleToGuest, true)).all())
+  const rows = db.select().from(categories).where(eq(categories.visibleToGuest, true)).all()
+  return withCategoryMembers(db, rows)
 }

@@ -2,7 +2,7 @@
 // a 400), and search hits as archive metadata (a Tankoubon under its TANK_ id).
 import { t } from 'elysia'
 import type { SearchHit, SearchParams } from '../../search/run-search.ts'
-import { isCategoryId } from '../../domain/ids.ts'
+import { parseCategoryId } from '../../domain/ids.ts'
 import { fail } from '../../errors.ts'
 import { parseFlag, parseInteger } from '../params.ts'
 import { toWireArchive, type WireArchive } from './archives.ts'
@@ -30,14 +30,13 @@ type RawSearch = Partial<Record<keyof typeof filterFields | 'start' | 'sortby' |
 
 function parseCategory(raw: string | undefined): string | null {
   const value = raw?.trim() ?? ''
-  if (value === '') return null
-  if (!isCategoryId(value)) throw fail.bad_request(`Invalid category ID: ${value.slice(0, 32)}`)
-  return value
+  return value === '' ? null : parseCategoryId(value)
 }
 
 export function parseSearchParams(q: RawSearch): SearchParams {
   const order = (q.order ?? '').trim().toLowerCase()
-  if (order !== '' && order !== 'asc' && order !== 'desc') throw fail.bad_request('order must be asc or desc.')
+  if (order !== '' && order !== 'asc' && order !== 'desc')
+    throw fail.bad_request('order must be asc or desc.')
   const tanksOnly = parseFlag(q.tankoubonsonly, 'tankoubonsonly')
   return {
     filter: q.filter ?? '',

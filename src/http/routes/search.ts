@@ -32,7 +32,8 @@ export const searchRoutes = (deps: Deps) =>
     )
     .get(
       '/api/search/ids',
-      ({ query, guestScoped, set }) => searchIds(deps, parseSearchParams(query), guestScoped) ?? notReady(set),
+      ({ query, guestScoped, set }) =>
+        searchIds(deps, parseSearchParams(query), guestScoped) ?? notReady(set),
       { query: SearchModel.search },
     )
     .get(
@@ -48,7 +49,8 @@ export const searchRoutes = (deps: Deps) =>
     .get(
       '/api/search/random',
       ({ query, guestScoped, set }) => {
-        const hits = randomHits(deps, parseSearchParams(query), parseRandomCount(query.count), guestScoped)
+        const count = parseRandomCount(query.count)
+        const hits = randomHits(deps, parseSearchParams(query), count, guestScoped)
         if (!hits) return notReady(set)
         return { data: hits.map(toWireHit), recordsTotal: hits.length }
       },
@@ -70,11 +72,16 @@ export const searchRoutes = (deps: Deps) =>
     .post('/api/database/rebuild-index', () => ok({ job: deps.jobs.enqueue(REBUILD_INDEX_JOB) }))
     .get(
       '/api/database/stats',
-      ({ query, guestScoped, set }) => tagStatistics(deps, parseStatsOptions(query), guestScoped) ?? notReady(set),
+      ({ query, guestScoped, set }) =>
+        tagStatistics(deps, parseStatsOptions(query), guestScoped) ?? notReady(set),
       { query: SearchModel.stats },
     )
-    .get('/api/archives/untagged', ({ guestScoped, set }) => untaggedArchiveIds(deps, guestScoped) ?? notReady(set))
+    .get(
+      '/api/archives/untagged',
+      ({ guestScoped, set }) => untaggedArchiveIds(deps, guestScoped) ?? notReady(set),
+    )
 
+/** The bare 204 of a search asked before the index is built. */
 function notReady(set: { status?: number | string }): string {
   set.status = 204
   return ''
