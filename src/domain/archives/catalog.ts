@@ -22,9 +22,13 @@ export function startCatalog(deps: Deps): Catalog {
 
   const rescan = () => (lastScan = deps.jobs.enqueue('rescan', {}))
 
-  const built = deps.search.build().then(() => {
-    rescan()
-  })
+  // Built on a later tick, once boot has started listening: /api/info answers at once while
+  // search answers 204 until this finishes.
+  const built = Bun.sleep(0)
+    .then(() => deps.search.build())
+    .then(() => {
+      rescan()
+    })
 
   if (deps.config.watch) {
     try {
