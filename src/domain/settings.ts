@@ -74,8 +74,11 @@ export function openSettings(db: Db): SettingsStore {
     all: current,
     update(patch) {
       for (const [key, value] of Object.entries(patch)) {
+        // Own keys only: `toString` or `constructor` would otherwise find Object.prototype's.
+        if (!Object.hasOwn(SETTING_SCHEMAS, key)) {
+          throw fail.bad_request(`Unknown setting: ${key.slice(0, 100)}`)
+        }
         const schema = SETTING_SCHEMAS[key as SettingKey]
-        if (!schema) throw fail.bad_request(`Unknown setting: ${key}`)
         if (!Value.Check(schema, value)) throw fail.bad_request(`Invalid value for setting ${key}`)
       }
       db.$client.transaction(() => {

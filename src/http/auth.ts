@@ -1,5 +1,5 @@
 // Resolves the Caller of a request: an API token (Authorization: Bearer) or the session cookie.
-// Invalid, expired or revoked credentials resolve to anonymous; the policy then decides.
+// Invalid, expired or revoked credentials count as none; the policy then decides.
 import type { Deps } from '../deps.ts'
 import { ANONYMOUS, type Caller } from '../domain/auth/caller.ts'
 import { verifyAccessToken } from '../domain/auth/access-token.ts'
@@ -16,14 +16,13 @@ export async function resolveCaller(
   ip: string | null,
 ): Promise<Caller> {
   if (!passwordEnabled(deps.settings)) return { kind: 'session', familyId: null }
+  // A live API token wins over a cookie: session-only routes must see that a token was used.
+  // Anything else in the header (another scheme such as a proxy's Basic credentials, a malformed
+  // or dead token) is not a credential, so the session cookie still counts, as in LANraragi.
   const authorization = request.headers.get('authorization')
-  // A request that names a token is judged by that token alone, even if it also carries a
-  // cookie: session-only routes must see that an API token was used.
-  if (authorization) {
-    const secret = parseBearer(authorization)
-    const token = secret ? authenticateApiToken(deps, secret, ip) : null
-    return token ? { kind: 'token', tokenId: token.id, role: token.role } : ANONYMOUS
-  }
+  const secret = authorization ? parseBearer(authorization) : null
+  const token = secret ? authenticateApiToken(deps, secret, ip) : null
+  if (token) return { kind: 'token', tokenId: token.id, role: token.role }
   const access = readCookie(request, ACCESS_COOKIE)
   if (access) {
     const familyId = await verifyAccessToken(deps.sessionKeys, access)

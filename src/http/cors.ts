@@ -40,12 +40,19 @@ export function cors(deps: Pick<Deps, 'settings'>) {
   return new Elysia({ name: 'cors' }).onRequest(({ request, set }) => {
     if (!deps.settings.get('enable_cors') || !isApiPath(request.url)) return
     const origin = request.headers.get('origin')
-    if (!origin) return
-    const allowed = originAllowed(origin, deps.settings.get('cors_origins'))
+    const configured = deps.settings.get('cors_origins')
     const headers: Record<string, string> = { vary: 'Origin' }
-    if (allowed) {
-      headers['access-control-allow-origin'] = origin
-      headers['access-control-allow-credentials'] = 'true'
+    let allowed = false
+    if (origin) {
+      allowed = originAllowed(origin, configured)
+      if (allowed) {
+        headers['access-control-allow-origin'] = origin
+        headers['access-control-allow-credentials'] = 'true'
+      }
+    } else if (configured.includes('*')) {
+      // No Origin to echo (a client that is not a browser): the plain wildcard, as LANraragi sends.
+      allowed = true
+      headers['access-control-allow-origin'] = '*'
     }
     // Preflights carry no credentials by design (Fetch spec), so they are answered here.
     if (request.method === 'OPTIONS') {

@@ -21,7 +21,7 @@ export const POLICY: Record<string, RoutePolicy> = {
 
   // jobs
   'GET /api/jobqueue/:id': { op: 'job_status', access: 'any' },
-  'GET /api/minion/:id': { op: 'job_status', access: 'any' },
+  'GET /api/minion/:id': { op: 'minion_job_status', access: 'any' },
   'GET /api/jobs': { op: 'list_jobs', access: 'any' },
   'DELETE /api/jobs/:id': { op: 'clear_job', access: 'admin' },
   'DELETE /api/jobs': { op: 'clear_jobs', access: 'admin' },
@@ -31,13 +31,14 @@ export const POLICY: Record<string, RoutePolicy> = {
   'DELETE /api/archives': { op: 'delete_archives', access: 'session' },
   'GET /api/archives/untagged': { op: 'untagged_archives', access: 'any' },
   'PUT /api/archives/upload': { op: 'upload', access: 'admin' },
+  'GET /api/archives/:id': { op: 'metadata', access: 'any' },
   'DELETE /api/archives/:id': { op: 'delete_archive', access: 'admin' },
   'GET /api/archives/:id/categories': { op: 'find_arc_categories', access: 'any' },
   'GET /api/archives/:id/tankoubons': { op: 'find_arc_tankoubons', access: 'any' },
   'GET /api/archives/:id/download': { op: 'serve_file', access: 'any' },
   'GET /api/archives/:id/files': { op: 'get_file_list', access: 'any' },
   'POST /api/archives/:id/files/thumbnails': { op: 'generate_page_thumbnails', access: 'admin' },
-  'PUT /api/archives/:id/isnew': { op: 'set_new_flag', access: 'admin' },
+  'PUT /api/archives/:id/isnew': { op: 'add_new', access: 'admin' },
   'DELETE /api/archives/:id/isnew': { op: 'clear_new', access: 'admin' },
   'GET /api/archives/:id/metadata': { op: 'metadata', access: 'any' },
   'PUT /api/archives/:id/metadata': { op: 'update_metadata', access: 'admin' },
@@ -48,8 +49,8 @@ export const POLICY: Record<string, RoutePolicy> = {
   'PUT /api/archives/:id/rename': { op: 'rename_archive', access: 'admin' },
   'GET /api/archives/:id/thumbnail': { op: 'serve_thumbnail', access: 'any' },
   'PUT /api/archives/:id/thumbnail': { op: 'update_thumbnail', access: 'admin' },
-  'PUT /api/archives/:id/toc': { op: 'add_toc_entry', access: 'admin' },
-  'DELETE /api/archives/:id/toc': { op: 'remove_toc_entry', access: 'admin' },
+  'PUT /api/archives/:id/toc': { op: 'add_toc', access: 'admin' },
+  'DELETE /api/archives/:id/toc': { op: 'remove_toc', access: 'admin' },
   'DELETE /api/database/isnew': { op: 'clear_new_all', access: 'admin' },
   'POST /api/database/clean': { op: 'clean_database', access: 'admin' },
 
@@ -78,6 +79,9 @@ export const POLICY: Record<string, RoutePolicy> = {
 
   // --- categories, tankoubons, bookmarks (issue 5) ---
   'GET /api/categories': { op: 'get_category_list', access: 'any' },
+  'GET /api/categories/bookmark_link': { op: 'get_bookmark_link', access: 'any' },
+  'PUT /api/categories/bookmark_link/:id': { op: 'update_bookmark_link', access: 'admin' },
+  'DELETE /api/categories/bookmark_link': { op: 'remove_bookmark_link', access: 'admin' },
   'PUT /api/categories': { op: 'create_category', access: 'admin' },
   'GET /api/categories/:id': { op: 'get_category', access: 'any' },
   'PUT /api/categories/:id': { op: 'update_category', access: 'admin' },
@@ -110,6 +114,7 @@ export const POLICY: Record<string, RoutePolicy> = {
   'PUT /api/bookmarks/only-matching': { op: 'put_only_matching_bookmarks', access: 'admin' },
 }
 
+/** HEAD is answered by the GET route (Bun drops the body), so it shares that route's policy. */
 export function policyOf(method: string, route: string): RoutePolicy | undefined {
-  return POLICY[`${method} ${route}`]
+  return POLICY[`${method === 'HEAD' ? 'GET' : method} ${route}`]
 }

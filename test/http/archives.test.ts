@@ -166,7 +166,7 @@ describe('New flag, toc and progress', () => {
   it('adds and removes toc entries shown in metadata', async () => {
     const id = ids['Alpha Story']
     const add = await app.req(`/api/archives/${id}/toc?page=2&title=Chapter%20Two`, { method: 'PUT', cookie })
-    expect(await json(add)).toMatchObject({ operation: 'add_toc_entry', success: 1 })
+    expect(await json(add)).toMatchObject({ operation: 'add_toc', success: 1 })
     expect((await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))).toc).toEqual([{ name: 'Chapter Two', page: 2 }])
     const missingTitle = await app.req(`/api/archives/${id}/toc?page=2`, { method: 'PUT', cookie })
     expect(missingTitle.status).toBe(400)
@@ -261,7 +261,7 @@ describe('jobs', () => {
     expect(list.jobs.some((j: Wire) => j.id === String(job))).toBe(true)
     const cleared = await app.req(`/api/jobs/${job}`, { method: 'DELETE', cookie })
     expect(cleared.status).toBe(200)
-    expect((await app.req(`/api/jobqueue/${job}`, { cookie })).status).toBe(404)
+    expect((await app.req(`/api/jobqueue/${job}`, { cookie })).status).toBe(400)
   })
 })
 

@@ -37,10 +37,17 @@ type Outcome = 'allowed' | 401 | 403
 /** The spec's rules (part 5 and API-NOTES "Identity and auth"), independent of caller.ts. */
 function expectedOutcome(access: Access, credential: Credential, mode: Mode): Outcome {
   if (access === 'open') return 'allowed'
-  const level = access === 'progress' ? (mode.authenticated_progress ? 'admin' : 'any') : access
   const isSession = credential === 'session'
   const isToken = credential === 'guest token' || credential === 'admin token'
-  switch (level) {
+  if (access === 'progress') {
+    // SPEC lists progress updates as admin; anonymous readers may track progress only when
+    // nofun_mode, guest_mode and authprogress are all off (SPEC part 5 item 8, LANraragi).
+    if (isSession || credential === 'admin token') return 'allowed'
+    if (credential === 'guest token') return 403
+    const anonymousAllowed = !mode.nofun_mode && !mode.guest_mode && !mode.authenticated_progress
+    return anonymousAllowed ? 'allowed' : 401
+  }
+  switch (access) {
     case 'session':
       return isSession ? 'allowed' : isToken ? 403 : 401
     case 'admin':
@@ -244,10 +251,10 @@ describe('access matrix: every route x every credential', () => {
     expect(count).toBeGreaterThan(0)
   })
 
-  it('refuses a guest token on every admin and session route', async () => {
+  it('refuses a guest token on every admin, session and progress route', async () => {
     await using app = await startTestServer()
     const { guest } = tokenFixtures(app)
-    const guarded = probes(app).filter((p) => p.access === 'admin' || p.access === 'session')
+    const guarded = probes(app).filter((p) => p.access !== 'open' && p.access !== 'any')
     expect(guarded.length).toBeGreaterThan(5)
     const reached: string[] = []
     for (const probe of guarded) {

@@ -19,15 +19,17 @@ export function startCatalog(deps: Deps): Catalog {
   let lastScan: number | null = null
   let watcher: FSWatcher | null = null
   let timer: ReturnType<typeof setTimeout> | null = null
+  let stopped = false
 
   const rescan = () => (lastScan = deps.jobs.enqueue('rescan', {}))
 
   // Built on a later tick, once boot has started listening: /api/info answers at once while
-  // search answers 204 until this finishes.
+  // search answers 204 until this finishes. A server stopped before that tick skips both, since
+  // its database is closed by then.
   const built = Bun.sleep(0)
-    .then(() => deps.search.build())
+    .then(() => (stopped ? undefined : deps.search.build()))
     .then(() => {
-      rescan()
+      if (!stopped) rescan()
     })
 
   if (deps.config.watch) {
@@ -55,6 +57,7 @@ export function startCatalog(deps: Deps): Catalog {
       }
     },
     stop() {
+      stopped = true
       if (timer) clearTimeout(timer)
       watcher?.close()
     },

@@ -27,6 +27,8 @@ export function updateMetadata(
     }
     if (fields.tags !== undefined) patch.tags = normalizeTags(fields.tags)
     if (fields.summary !== undefined) patch.summary = fields.summary
+    if (Object.keys(patch).length === 0)
+      throw fail.bad_request('No metadata parameters (Please supply title, tags or summary)')
     return write(deps, row.id, patch)
   })
 }
@@ -50,10 +52,11 @@ export function addTocEntry(deps: Deps, row: ArchiveRow, page: number, title: st
   })
 }
 
+/** Idempotent like LANraragi: removing a page that has no entry succeeds and changes nothing. */
 export function removeTocEntry(deps: Deps, row: ArchiveRow, page: number): Promise<ArchiveRow> {
   return deps.locks.withLock(row.id, () => {
     const toc = JSON.parse(row.toc) as Record<string, string>
-    if (!(String(page) in toc)) throw fail.bad_request(`No table of contents entry at page ${page}.`)
+    if (!(String(page) in toc)) return row
     delete toc[String(page)]
     return write(deps, row.id, { toc: JSON.stringify(toc) })
   })

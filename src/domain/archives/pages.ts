@@ -27,9 +27,15 @@ export function pagesOf(deps: Pick<Deps, 'db'>, row: ArchiveRow): string[] {
   return readArchivePages(deps.db, row.id) ?? []
 }
 
-/** Root-relative page URLs exactly as LANraragi gives them: clients prepend the base URL. */
+/**
+ * Root-relative page URLs exactly as LANraragi gives them: clients prepend the base URL. Like
+ * LANraragi, the folder separators of the entry path stay readable (`path=sub/001.jpg`).
+ */
 export function pageUrls(row: ArchiveRow, pages: string[]): string[] {
-  return pages.map((p) => `/api/archives/${row.id}/page?path=${encodeURIComponent(p)}`)
+  return pages.map((p) => {
+    const path = encodeURIComponent(p).replaceAll('%2F', '/')
+    return `/api/archives/${row.id}/page?path=${path}`
+  })
 }
 
 /** GET /files: page URLs at once; an extraction job when the format needs one (or force). */

@@ -6,7 +6,9 @@ import { fail } from '../../errors.ts'
  * Access levels of the policy table (src/http/policy.ts).
  * open: no credentials. any: the spec's dash (credentials when nofun_mode is on, guest scope).
  * admin: session or admin token. session: browser session only.
- * progress: like any, but needs a session or admin token when authenticated_progress is on.
+ * progress: the spec's admin (a guest token is refused: it is read-only), except that anonymous
+ * callers may track progress while nofun_mode, guest_mode and authenticated_progress are all off
+ * (LANraragi's authprogress rule, SPEC part 5 item 8).
  */
 export type Access = 'open' | 'admin' | 'session' | 'any' | 'progress'
 
@@ -43,12 +45,12 @@ export function checkAccess(
       if (caller.kind === 'token') throw fail.forbidden('This token is read-only.')
       throw fail.unauthorized('This endpoint needs an admin token or a logged-in session.')
     case 'progress':
-      if (settings.authenticated_progress) {
-        if (isAdmin(caller)) return open
-        if (caller.kind === 'token') throw fail.forbidden('This token is read-only.')
-        throw fail.unauthorized('Progress tracking needs authentication on this instance.')
+      if (isAdmin(caller)) return open
+      if (caller.kind === 'token') throw fail.forbidden('This token is read-only.')
+      if (!settings.authenticated_progress && !settings.nofun_mode && !settings.guest_mode) {
+        return open
       }
-      return anyAccess(caller, settings)
+      throw fail.unauthorized('Progress tracking needs authentication on this instance.')
     case 'any':
       return anyAccess(caller, settings)
   }

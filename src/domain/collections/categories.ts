@@ -105,7 +105,11 @@ export function createCategory(deps: Deps, input: CategoryInput): string {
   return id
 }
 
-/** Only the fields given change; a blank name keeps the old one (as LANraragi does). */
+/**
+ * Name, search and visible_to_guest change only when given; a blank name keeps the old one. An
+ * absent pinned flag unpins, as LANraragi documents ("If you don't, the category will be unpinned
+ * on update").
+ */
 export function updateCategory(deps: Deps, rawId: string, input: CategoryInput): string {
   const row = requireCategory(deps, rawId)
   const patch: Partial<CategoryRow> = {}
@@ -113,7 +117,7 @@ export function updateCategory(deps: Deps, rawId: string, input: CategoryInput):
   if (name !== '') patch.name = name
   if (input.search !== undefined) patch.search = input.search.trim()
   const becomesDynamic = row.search === '' && patch.search !== undefined && patch.search !== ''
-  if (input.pinned !== undefined) patch.pinned = input.pinned
+  patch.pinned = input.pinned ?? false
   if (input.visibleToGuest !== undefined) patch.visibleToGuest = input.visibleToGuest
   tx(deps.db, () => {
     // A dynamic category has no members: the old list must not keep granting guest visibility.

@@ -36,7 +36,10 @@ function validateArchiveList(deps: Deps, ids: string[]): string[] {
 
 function metadataPatch(metadata: NonNullable<TankoubonUpdate['metadata']>): Partial<TankoubonRow> {
   const patch: Partial<TankoubonRow> = {}
-  if (metadata.name !== undefined) patch.name = cleanTankoubonName(metadata.name)
+  // A blank name keeps the old one, as in LANraragi.
+  if (metadata.name !== undefined && metadata.name.trim() !== '') {
+    patch.name = cleanTankoubonName(metadata.name)
+  }
   if (metadata.summary !== undefined) patch.summary = metadata.summary
   if (metadata.tags !== undefined) patch.tags = normalizeTags(metadata.tags)
   return patch
@@ -71,7 +74,10 @@ export function appendToTankoubon(deps: Deps, rawId: string, rawArchive: string)
   return `Added "${archive.title}" to tankoubon "${row.name}"!`
 }
 
-/** Removing works for a member whose archive has vanished; a non-member is a 400. */
+/**
+ * Removing works for a member whose archive has vanished. A non-member is a 200 no-op, as in
+ * LANraragi, unless the archive does not exist at all (400).
+ */
 export function removeFromTankoubon(deps: Deps, rawId: string, rawArchive: string): string {
   const row = requireTankoubon(deps, rawId)
   const archiveId = parseArchiveId(rawArchive)
@@ -81,9 +87,12 @@ export function removeFromTankoubon(deps: Deps, rawId: string, rawArchive: strin
     updateTankoubonRow(deps.db, row.id, { thumbnailPage: null })
     return true
   })
-  if (!removed) throw fail.bad_request(`${archiveId} not in tankoubon ${row.id}, doing nothing.`)
-  deps.search.refreshTankoubon(row.id)
   const title = findArchive(deps.db, archiveId)?.title
+  if (!removed) {
+    if (title === undefined) throw fail.bad_request(`${archiveId} does not exist in the database.`)
+    return `"${title}" is not in tankoubon "${row.name}", doing nothing.`
+  }
+  deps.search.refreshTankoubon(row.id)
   return title === undefined
     ? `Removed ${archiveId} from tankoubon "${row.name}"!`
     : `Removed "${title}" from tankoubon "${row.name}"!`

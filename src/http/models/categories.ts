@@ -24,13 +24,29 @@ export const CategoryModel = {
 
 export type CategoryBody = typeof CategoryModel.body.static
 
+/**
+ * LANraragi reads these as request params: the query string (its web client sends them there) or
+ * the body; a field in both takes the body's value.
+ */
+export function categoryFields(
+  body: CategoryBody | null,
+  query: Record<string, string | undefined>,
+): NonNullable<CategoryBody> {
+  return {
+    name: body?.name ?? query.name,
+    search: body?.search ?? query.search,
+    pinned: body?.pinned ?? query.pinned,
+    visible_to_guest: body?.visible_to_guest ?? query.visible_to_guest,
+  }
+}
+
 /** A form flag ('true'/'false', 1/0), or a JSON boolean; absent stays undefined (unchanged). */
 function parseBodyFlag(value: string | boolean | number | undefined, field: string): boolean | undefined {
   if (value === undefined || typeof value === 'boolean') return value
   return parseFlag(String(value), field)
 }
 
-export function toCategoryInput(body: CategoryBody | null): CategoryInput {
+export function toCategoryInput(body: CategoryBody): CategoryInput {
   return {
     name: body?.name,
     search: body?.search,

@@ -60,8 +60,14 @@ export function parseRandomCount(raw: string | undefined): number {
 export function parseStatsOptions(q: typeof SearchModel.stats.static) {
   return {
     minweight: parseInteger(q.minweight, 'minweight', { min: 0, fallback: 1 }),
-    hideExcludedNamespaces: parseFlag(q.hide_excluded_namespaces, 'hide_excluded_namespaces'),
+    // A free string (LANraragi hides only on `true`): any value not read as true shows all.
+    hideExcludedNamespaces: isTrue(q.hide_excluded_namespaces),
   }
+}
+
+function isTrue(raw: string | undefined): boolean {
+  const v = raw?.trim().toLowerCase()
+  return v === 'true' || v === '1' || v === 'on' || v === 'yes'
 }
 
 export function toWireHit(hit: SearchHit): WireArchive {
@@ -70,10 +76,11 @@ export function toWireHit(hit: SearchHit): WireArchive {
   return {
     arcid: tank.id,
     title: tank.name,
-    filename: tank.name,
+    // LANraragi's Tankoubon card: no file name, the pseudo-extension `.tank`.
+    filename: '',
     tags: tank.tags,
     isnew: tank.isnew ? 'true' : 'false',
-    extension: '',
+    extension: '.tank',
     progress: tank.progress,
     pagecount: tank.pagecount,
     lastreadtime: tank.lastreadtime,

@@ -18,17 +18,19 @@ export const TankoubonModel = {
       { additionalProperties: true },
     ),
   ),
-  /** Only the keys sent change. */
-  updateBody: t.Object({
-    archives: t.Optional(t.Array(t.String())),
-    metadata: t.Optional(
-      t.Object({
-        name: t.Optional(t.String()),
-        summary: t.Optional(t.String()),
-        tags: t.Optional(t.String()),
-      }),
-    ),
-  }),
+  /** Only the keys sent change; no body at all changes nothing (LANraragi). */
+  updateBody: t.Optional(
+    t.Object({
+      archives: t.Optional(t.Array(t.String())),
+      metadata: t.Optional(
+        t.Object({
+          name: t.Optional(t.String()),
+          summary: t.Optional(t.String()),
+          tags: t.Optional(t.String()),
+        }),
+      ),
+    }),
+  ),
 }
 
 /** A 1-based page in a path or query: a positive integer, anything else is a 400. */

@@ -63,6 +63,10 @@ export const archivesRoutes = (deps: Deps) =>
     .get('/api/archives/:id/metadata', ({ params, guestScoped }) =>
       toWireArchive(requireArchive(deps, params.id, guestScoped)),
     { params: IdParams })
+    // LANraragi's older (deprecated, still routed) spelling of the metadata read.
+    .get('/api/archives/:id', ({ params, guestScoped }) =>
+      toWireArchive(requireArchive(deps, params.id, guestScoped)),
+    { params: IdParams })
     .put(
       '/api/archives/:id/metadata',
       async ({ params, query, body }) => {
@@ -182,7 +186,8 @@ export const archivesRoutes = (deps: Deps) =>
       '/api/archives/:id/thumbnail',
       async ({ params, query }) => {
         requireArchive(deps, params.id)
-        const page = parseInteger(query.page, 'page', { min: 1, fallback: 1 })
+        // LANraragi reads a page of 0 like an absent one: the default, page 1.
+        const page = parseInteger(query.page, 'page', { min: 0, fallback: 1 }) || 1
         return ok({ new_thumbnail: await setCover(deps, params.id, page) })
       },
       { params: IdParams, query: Query },

@@ -1,4 +1,5 @@
-// Categories: list, get, create, update, delete, members, and the categories of an archive.
+// Categories: list, get, create, update, delete, members, the categories of an archive, and
+// LANraragi's bookmark link.
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
@@ -13,8 +14,18 @@ import {
   removeFromCategory,
   updateCategory,
 } from '../../domain/collections/categories.ts'
+import {
+  getBookmarkLink,
+  removeBookmarkLink,
+  setBookmarkLink,
+} from '../../domain/collections/bookmark-link.ts'
 import { scopeFor } from '../../domain/collections/guest-scope.ts'
-import { CategoryModel, toCategoryInput, toWireCategory } from '../models/categories.ts'
+import {
+  CategoryModel,
+  categoryFields,
+  toCategoryInput,
+  toWireCategory,
+} from '../models/categories.ts'
 
 export const categoriesRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.categories' })
@@ -22,9 +33,18 @@ export const categoriesRoutes = (deps: Deps) =>
     .get('/api/categories', ({ guestScoped }) =>
       listCategories(deps, scopeFor(deps, guestScoped)).map(toWireCategory),
     )
+    // LANraragi's bookmark link (before /:id, which would take 'bookmark_link' for an id).
+    .get('/api/categories/bookmark_link', () => ok({ category_id: getBookmarkLink(deps) }))
+    .put(
+      '/api/categories/bookmark_link/:id',
+      ({ params }) => ok({ category_id: setBookmarkLink(deps, params.id) }),
+      { params: CategoryModel.params },
+    )
+    .delete('/api/categories/bookmark_link', () => ok({ category_id: removeBookmarkLink(deps) }))
     .put(
       '/api/categories',
-      ({ body }) => ok({ category_id: createCategory(deps, toCategoryInput(body)) }),
+      ({ body, query }) =>
+        ok({ category_id: createCategory(deps, toCategoryInput(categoryFields(body, query))) }),
       { body: CategoryModel.body },
     )
     .get(
@@ -35,7 +55,10 @@ export const categoriesRoutes = (deps: Deps) =>
     )
     .put(
       '/api/categories/:id',
-      ({ params, body }) => ok({ category_id: updateCategory(deps, params.id, toCategoryInput(body)) }),
+      ({ params, body, query }) => {
+        const input = toCategoryInput(categoryFields(body, query))
+        return ok({ category_id: updateCategory(deps, params.id, input) })
+      },
       { params: CategoryModel.params, body: CategoryModel.body },
     )
     .delete(

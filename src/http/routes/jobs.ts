@@ -15,7 +15,8 @@ function parseJobId(raw: string): number {
 
 function jobDetail(deps: Deps, raw: string) {
   const row = deps.jobs.get(parseJobId(raw))
-  if (!row) throw fail.not_found(`No job with id ${raw}.`)
+  // LANraragi answers an unknown job with a 400 envelope ("No job with this ID.").
+  if (!row) throw fail.bad_request(`No job with id ${raw}.`)
   return toWireJobDetail(row)
 }
 

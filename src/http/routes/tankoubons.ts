@@ -43,8 +43,10 @@ export const tankoubonsRoutes = (deps: Deps) =>
     )
     .put(
       '/api/tankoubons',
-      ({ body }) => {
-        const id = createOrRenameTankoubon(deps, { name: body?.name, tankId: body?.tankid })
+      ({ body, query }) => {
+        // LANraragi reads these as request params: the query string or the body (body first).
+        const name = body?.name ?? query.name
+        const id = createOrRenameTankoubon(deps, { name, tankId: body?.tankid ?? query.tankid })
         return ok({ tankoubon_id: id })
       },
       { body: TankoubonModel.createBody },
@@ -66,7 +68,7 @@ export const tankoubonsRoutes = (deps: Deps) =>
     )
     .put(
       '/api/tankoubons/:id',
-      ({ params, body }) => ok({ successMessage: updateTankoubon(deps, params.id, body) }),
+      ({ params, body }) => ok({ successMessage: updateTankoubon(deps, params.id, body ?? {}) }),
       { params: TankoubonModel.params, body: TankoubonModel.updateBody },
     )
     .delete(

@@ -1,0 +1,32 @@
+// LANraragi's bookmark link: the one static category the reader's bookmark button adds archives
+// to. Stored as an internal setting; a link whose category is gone or turned dynamic reads as none.
+import type { Deps } from '../../deps.ts'
+import { findCategory } from '../../db/repos/categories.repo.ts'
+import { fail } from '../../errors.ts'
+import { isCategoryId } from '../ids.ts'
+
+const LINK_KEY = 'categories.bookmark_link'
+
+/** The linked category id, or '' when none is linked. */
+export function getBookmarkLink(deps: Deps): string {
+  const id = deps.settings.getInternal<string>(LINK_KEY)
+  if (typeof id !== 'string' || id === '') return ''
+  const row = findCategory(deps.db, id)
+  return row && row.search === '' ? id : ''
+}
+
+export function setBookmarkLink(deps: Deps, rawId: string): string {
+  if (!isCategoryId(rawId)) throw fail.bad_request('Input category ID is invalid.')
+  const row = findCategory(deps.db, rawId)
+  if (!row) throw fail.not_found('Category does not exist!')
+  if (row.search !== '') throw fail.bad_request('Cannot link bookmark to a dynamic category.')
+  deps.settings.setInternal(LINK_KEY, row.id)
+  return row.id
+}
+
+/** Unlinks; returns the id that was linked ('' when none was). */
+export function removeBookmarkLink(deps: Deps): string {
+  const previous = getBookmarkLink(deps)
+  deps.settings.setInternal(LINK_KEY, '')
+  return previous
+}
