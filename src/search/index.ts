@@ -186,10 +186,12 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       const mark = marks.next()
       for (const slot of slots) marks.array[slot] = mark
       const ordered = sortKeys.order(q.sort, marks.array, mark, slots.length)
-      let total = view.length
+      // recordsTotal is the grouped or flat library, as in LANraragi, even for tankoubonsonly.
+      const library = q.tanksOnly ? universe(grouped, false) : view
+      let total = library.length
       if (scope) {
         total = 0
-        for (const slot of view) if (scope[slot]) total++
+        for (const slot of library) if (scope[slot]) total++
       }
       const result: IndexResult = {
         count: ordered.length,

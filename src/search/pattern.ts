@@ -1,11 +1,12 @@
 // Turns a parsed text term into string tests for tags and titles (prefix, substring, exact,
 // wildcards). Tests are plain data, and the loops over many strings are written out per kind:
 // calling a fresh closure per string is several times slower than an inlined includes().
+import { compileGlob, globMatches, type Glob } from './glob.ts'
 import type { TextTerm } from './query.ts'
 
 export type StringTest =
   | { kind: 'equals' | 'prefix' | 'substring'; text: string }
-  | { kind: 'regex'; text: string; re: RegExp }
+  | { kind: 'glob'; text: string; glob: Glob }
 
 export type TermMatcher = {
   /** Test for one lower-cased tag (`namespace:value` or a plain tag). */
@@ -18,18 +19,6 @@ export type TermMatcher = {
   tagPrefix: string
 }
 
-const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/-]/g
-
-function toRegexSource(text: string): string {
-  let out = ''
-  for (const ch of text) {
-    if (ch === '?' || ch === '_') out += '.'
-    else if (ch === '*' || ch === '%') out += '.*'
-    else out += ch.replace(REGEX_SPECIAL, '\\$&')
-  }
-  return out
-}
-
 function literalPrefix(text: string): string {
   const at = text.search(/[?_*%]/)
   return at === -1 ? text : text.slice(0, at)
@@ -37,9 +26,10 @@ function literalPrefix(text: string): string {
 
 function compile(term: TextTerm, kind: 'equals' | 'prefix' | 'substring'): StringTest {
   if (!term.wildcard) return { kind, text: term.text }
-  const source = toRegexSource(term.text)
-  const anchored = kind === 'equals' ? `^${source}$` : kind === 'prefix' ? `^${source}` : source
-  return { kind: 'regex', text: term.text, re: new RegExp(anchored, 'su') }
+  // Every wildcard test is a whole-value glob: a prefix is `text*`, a substring `*text*`.
+  const text = term.text
+  const pattern = kind === 'equals' ? text : kind === 'prefix' ? `${text}*` : `*${text}*`
+  return { kind: 'glob', text: term.text, glob: compileGlob(pattern) }
 }
 
 export function testString(test: StringTest, value: string): boolean {
@@ -50,8 +40,8 @@ export function testString(test: StringTest, value: string): boolean {
       return value.startsWith(test.text)
     case 'substring':
       return value.includes(test.text)
-    case 'regex':
-      return test.re.test(value)
+    case 'glob':
+      return globMatches(test.glob, value)
   }
 }
 
@@ -96,11 +86,11 @@ export function matchingIndices(
         if (values[i] === text) out.push(i)
       }
       return out
-    case 'regex': {
-      const re = test.re
+    case 'glob': {
+      const glob = test.glob
       for (let k = 0; k < n; k++) {
         const i = only ? only[k]! : k
-        if (re.test(values[i]!)) out.push(i)
+        if (globMatches(glob, values[i]!)) out.push(i)
       }
       return out
     }

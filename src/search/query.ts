@@ -29,7 +29,7 @@ export type NumberTerm = {
 
 export type Term = TextTerm | NumberTerm
 
-const NUMBER_TERM = /^(pages|read):(>=|<=|=|>|<)?(\d{1,15})$/
+const NUMBER_TERM = /^(pages|read):(>=|<=|=|>|<)?(\d+)$/
 const WILDCARD = /[?_*%]/
 
 /** Lower-cases the way both the index and the parser do, so the two always agree. */

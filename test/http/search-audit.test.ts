@@ -78,6 +78,13 @@ describe('paging and totals', () => {
     expect(titles(inCategory.body.data)).toEqual(['Item 01'])
   })
 
+  it('reports the grouped library as recordsTotal with tankoubonsonly (it forces grouping)', async () => {
+    const { body } = await get('/api/search/ids?tankoubonsonly=true')
+    expect(body).toEqual({ data: [tank], recordsFiltered: 1, recordsTotal: 8 })
+    const flat = await get('/api/search/ids?tankoubonsonly=true&groupby_tanks=false')
+    expect(flat.body).toEqual({ data: [tank], recordsFiltered: 1, recordsTotal: 8 })
+  })
+
   it('answers the SPEC shape without draw, and leaves toc out of data items', async () => {
     const { body } = await get('/api/search?filter=item 01')
     expect(Object.keys(body).sort()).toEqual(['data', 'recordsFiltered', 'recordsTotal'])
@@ -199,5 +206,25 @@ describe('stats and untagged', () => {
     expect(body).toContain(id['Item 04'])
     expect(body).toContain(id['Item 05'])
     expect(body).not.toContain(id['Item 01'])
+  })
+})
+
+describe('hostile filters', () => {
+  it('answers a wildcard-heavy filter over a long title at once (no regex backtracking)', async () => {
+    // /a.*a.*a.*…c/ on 60 a's backtracks for minutes; the glob matcher answers at once.
+    const long = seedArchive(app.deps, { title: 'a'.repeat(60), tags: `misc:${'a'.repeat(60)}` }).id
+    try {
+      for (const path of ['/api/search/ids', '/api/search/suggest']) {
+        const stars = await get(`${path}?filter=a*a*a*a*a*a*a*a*a*a*a*a*c`)
+        expect(stars.status).toBe(200)
+        expect(stars.body.data).toEqual([])
+        const quoted = await get(`${path}?filter="a%a%a%a%a%a%a%a%a%a%a%a%c"`)
+        expect(quoted.body.data).toEqual([])
+      }
+      const hit = await get('/api/search/ids?filter=a*a*a*a*a*a*a*a*a*a*a*a')
+      expect(hit.body.data).toEqual([long])
+    } finally {
+      await app.req(`/api/archives/${long}`, { method: 'DELETE', cookie })
+    }
   })
 })

@@ -87,6 +87,12 @@ describe('parseFilter', () => {
     ])
   })
 
+  it('reads a number of any length, as LANraragi\'s \\d+ does', () => {
+    expect(parseFilter('pages:<123456789012345678901')).toEqual([
+      { kind: 'number', negated: false, field: 'pagecount', op: '<', value: 123456789012345678901 },
+    ])
+  })
+
   it('keeps malformed comparisons as ordinary tag terms', () => {
     expect(only('pages:abc')).toMatchObject({ kind: 'text', text: 'pages:abc', namespaced: true })
     expect(only('pages:>>2').kind).toBe('text')
