@@ -12,18 +12,21 @@ export const SETTING_SCHEMAS = {
   server_tracks_progress: Type.Boolean(),
   authenticated_progress: Type.Boolean(),
   server_resizes_images: Type.Boolean(),
-  excluded_namespaces: Type.Array(Type.String()),
-  motd: Type.String(),
-  name: Type.String(),
+  excluded_namespaces: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+    maxItems: 1000,
+  }),
+  motd: Type.String({ maxLength: 10000 }),
+  name: Type.String({ minLength: 1, maxLength: 200 }),
   debug_mode: Type.Boolean(),
   guest_mode: Type.Boolean(),
   enable_cors: Type.Boolean(),
-  cors_origins: Type.Array(Type.String()),
+  /** Each entry `*` or an exact origin; the form is checked by http/cors.ts (assertCorsOrigins). */
+  cors_origins: Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 100 }),
   thumbnail_format: Type.Union([Type.Literal('webp'), Type.Literal('jpeg')]),
   plugin_timeout_ms: Type.Integer({ minimum: 100, maximum: 600000 }),
   plugin_memory_mb: Type.Integer({ minimum: 8, maximum: 4096 }),
   /** Write-only: GET reports only whether it is set. */
-  llm_api_key: Type.Union([Type.String(), Type.Null()]),
+  llm_api_key: Type.Union([Type.String({ maxLength: 4096 }), Type.Null()]),
 } satisfies Record<string, TSchema>
 
 export type SettingKey = keyof typeof SETTING_SCHEMAS

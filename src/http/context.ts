@@ -3,12 +3,14 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { checkAccess, type Caller } from '../domain/auth/caller.ts'
-import { fail } from '../errors.ts'
+import { AppError, fail } from '../errors.ts'
 import { resolveCaller } from './auth.ts'
 import { renderError } from './envelope.ts'
 import { policyOf } from './policy.ts'
 
 export type RequestContext = { caller: Caller; op: string; guestScoped: boolean; ip: string | null }
+
+type RequestServer = { requestIP(request: Request): { address: string } | null } | null
 
 /** Elysia dedupes a named plugin by name + JSON of its seed: one seed per server instance. */
 const seeds = new WeakMap<Deps, number>()
@@ -17,15 +19,20 @@ let nextSeed = 0
 export function requestContext(deps: Deps) {
   let seed = seeds.get(deps)
   if (seed === undefined) seeds.set(deps, (seed = nextSeed++))
+  // One check per request, whichever hook gets there first.
+  const checked = new WeakMap<Request, Promise<RequestContext>>()
+  const authorize = (request: Request, route: string, server: RequestServer) => {
+    let context = checked.get(request)
+    if (!context) checked.set(request, (context = checkRequest(deps, request, route, server)))
+    return context
+  }
   return new Elysia({ name: 'request-context', seed })
-    .derive({ as: 'global' }, async ({ request, route, server }): Promise<RequestContext> => {
-      const policy = policyOf(request.method, route)
-      if (!policy) throw fail.internal(`route ${request.method} ${route} has no access policy`)
-      const ip = server?.requestIP(request)?.address ?? null
-      const caller = await resolveCaller(deps, request, ip)
-      const { guestScoped } = checkAccess(policy.access, caller, accessSettings(deps))
-      return { caller, op: policy.op, guestScoped, ip }
+    // Before the body is read: a caller without the right credentials must not make the server
+    // buffer an upload, and gets its 401/403 rather than a 400 about a body it may not send.
+    .onParse({ as: 'global' }, async ({ request, route, server }) => {
+      await authorize(request, route, server)
     })
+    .derive({ as: 'global' }, ({ request, route, server }) => authorize(request, route, server))
     .onAfterHandle({ as: 'global' }, ({ response, request, route }) => {
       if (isPlainEnvelope(response) && !('operation' in response)) {
         return { operation: policyOf(request.method, route)?.op ?? '', ...response }
@@ -33,8 +40,30 @@ export function requestContext(deps: Deps) {
     })
     .onError({ as: 'global' }, ({ code, error, request, route }) => {
       const op = route ? (policyOf(request.method, route)?.op ?? '') : ''
+      // Elysia wraps what a parse hook throws (the access check above) in a ParseError.
+      const cause = code === 'PARSE' ? (error as Error).cause : undefined
+      if (cause instanceof AppError) return renderError(op, 'APP', cause)
       return renderError(op, code, error)
     })
+}
+
+async function checkRequest(
+  deps: Deps,
+  request: Request,
+  route: string,
+  server: RequestServer,
+): Promise<RequestContext> {
+  const policy = policyOf(request.method, route)
+  if (!policy) throw fail.internal(`route ${request.method} ${route} has no access policy`)
+  const ip = server?.requestIP(request)?.address ?? null
+  const caller = await resolveCaller(deps, request, ip)
+  const { guestScoped } = checkAccess(
+    policy.access,
+    caller,
+    accessSettings(deps),
+    policy.guestScope === true,
+  )
+  return { caller, op: policy.op, guestScoped, ip }
 }
 
 /** The three settings access checks read, without copying the whole settings object per request. */

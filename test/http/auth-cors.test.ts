@@ -47,6 +47,26 @@ describe('CORS', () => {
     expect(corsHeaders(refused)).toEqual({ origin: ORIGIN, credentials: 'true' })
   })
 
+  it('keeps the headers on refusals made before the body is read, and on 400s', async () => {
+    await using app = await startTestServer()
+    app.deps.settings.update({ enable_cors: true, cors_origins: [ORIGIN] })
+    const headers = { origin: ORIGIN, 'content-type': 'application/json' }
+    const early = await app.req('/api/settings', { method: 'PUT', headers, body: '{"motd":' })
+    expect(early.status).toBe(401)
+    expect(corsHeaders(early)).toEqual({ origin: ORIGIN, credentials: 'true' })
+    const cookie = await app.login()
+    const bad = await app.req('/api/settings', { method: 'PUT', cookie, headers, body: '{"x":' })
+    expect(bad.status).toBe(400)
+    expect(corsHeaders(bad)).toEqual({ origin: ORIGIN, credentials: 'true' })
+    const other = await app.req('/api/settings', {
+      method: 'PUT',
+      headers: { ...headers, origin: 'https://evil.example' },
+      body: '{}',
+    })
+    expect(other.status).toBe(401)
+    expect(corsHeaders(other)).toEqual({ origin: null, credentials: null })
+  })
+
   it('answers a preflight for any /api path with 204, without credentials', async () => {
     await using app = await startTestServer()
     app.deps.settings.update({ enable_cors: true, cors_origins: [ORIGIN] })

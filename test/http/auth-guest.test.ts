@@ -68,7 +68,10 @@ describe('guest mode (anonymous visitors)', () => {
     const path = encodeURIComponent(pageUrl.searchParams.get('path')!)
     for (const route of [
       `/api/archives/${hidden}/metadata`,
+      `/api/archives/${hidden}`,
       `/api/archives/${hidden}/files`,
+      `/api/archives/${hidden}/thumbnail?page=1`,
+      `/api/archives/${hidden}/thumbnail?no_fallback=true`,
       `/api/archives/${hidden}/page?path=${path}`,
       `/api/archives/${hidden}/thumbnail`,
       `/api/archives/${hidden}/download`,
@@ -94,6 +97,23 @@ describe('guest mode (anonymous visitors)', () => {
     expect(write.status).toBe(401)
     expect((await app.req('/api/settings')).status).toBe(401)
     expect((await app.req('/api/tokens')).status).toBe(401)
+  })
+
+  it('keeps routes that cannot apply the scope closed (401), e.g. job results', async () => {
+    for (const route of ['/api/jobs', '/api/jobqueue/1', '/api/minion/1', '/api/shinobu']) {
+      const res = await app.req(route)
+      expect({ route, status: res.status }).toEqual({ route, status: 401 })
+      expect(((await res.json()) as Wire).success).toBe(0)
+    }
+    // nofun_mode off opens dash routes to anonymous callers, but guest mode still confines them.
+    app.deps.settings.update({ nofun_mode: false })
+    try {
+      expect((await app.req('/api/jobs')).status).toBe(401)
+      expect((await app.req(`/api/archives/${hidden}/metadata`)).status).toBe(404)
+      expect((await app.req(`/api/archives/${shown}/metadata`)).status).toBe(200)
+    } finally {
+      app.deps.settings.update({ nofun_mode: true })
+    }
   })
 
   it('does not scope a logged-in session', async () => {

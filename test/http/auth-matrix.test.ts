@@ -31,12 +31,26 @@ const CREDENTIALS: Credential[] = [
   'expired session',
   'revoked session',
 ]
-type Mode = { nofun_mode: boolean; guest_mode: boolean; authenticated_progress: boolean }
+type Mode = {
+  nofun_mode: boolean
+  guest_mode: boolean
+  authenticated_progress: boolean
+  /** Password protection off (TANKOBUN_PASSWORD=''): every caller counts as a session. */
+  protection_off?: true
+}
 type Outcome = 'allowed' | 401 | 403
 
-/** The spec's rules (part 5 and API-NOTES "Identity and auth"), independent of caller.ts. */
-function expectedOutcome(access: Access, credential: Credential, mode: Mode): Outcome {
-  if (access === 'open') return 'allowed'
+/**
+ * The spec's rules (part 5 and API-NOTES "Identity and auth"), independent of caller.ts.
+ * `guestScope`: the policy says the route applies the guest-visitor scope (docs/auth.md).
+ */
+function expectedOutcome(
+  access: Access,
+  credential: Credential,
+  mode: Mode,
+  guestScope = false,
+): Outcome {
+  if (access === 'open' || mode.protection_off) return 'allowed'
   const isSession = credential === 'session'
   const isToken = credential === 'guest token' || credential === 'admin token'
   if (access === 'progress') {
@@ -55,7 +69,9 @@ function expectedOutcome(access: Access, credential: Credential, mode: Mode): Ou
       return credential === 'guest token' ? 403 : 401
     case 'any':
       if (isSession || isToken) return 'allowed'
-      return mode.nofun_mode && !mode.guest_mode ? 401 : 'allowed'
+      // Guest mode confines anonymous callers to routes that apply the scope.
+      if (mode.guest_mode) return guestScope ? 'allowed' : 401
+      return mode.nofun_mode ? 401 : 'allowed'
   }
 }
 
@@ -89,7 +105,14 @@ const RUN_LAST = new Set(['POST /api/database/drop'])
 /** Open routes whose handler itself answers 401 about its own input (the refresh cookie). */
 const HANDLER_ANSWERS_401 = new Set(['POST /api/token/refresh'])
 
-type Probe = { route: string; method: string; path: string; access: Access; op: string }
+type Probe = {
+  route: string
+  method: string
+  path: string
+  access: Access
+  op: string
+  guestScope?: true
+}
 
 function probes(app: TestServer): Probe[] {
   return createApp(app.deps)
@@ -177,7 +200,7 @@ async function send(
 }
 
 function judge(probe: Probe, credential: Credential, mode: Mode, result: Result): string | null {
-  const want = expectedOutcome(probe.access, credential, mode)
+  const want = expectedOutcome(probe.access, credential, mode, probe.guestScope)
   const where = `${probe.route} [${probe.access}] with ${credential}`
   if (want === 'allowed') {
     const handler401 = result.status === 401 && HANDLER_ANSWERS_401.has(probe.route)
@@ -197,13 +220,14 @@ function judge(probe: Probe, credential: Credential, mode: Mode, result: Result)
  * requests, so a handler with side effects cannot change the outcome of a refusal.
  */
 async function runMatrix(app: TestServer, mode: Mode, only?: (p: Probe) => boolean) {
-  app.deps.settings.update(mode)
+  const { protection_off: _notASetting, ...settings } = mode
+  app.deps.settings.update(settings)
   const fixtures = tokenFixtures(app)
   const cases = probes(app)
     .filter((p) => !only || only(p))
     .flatMap((probe) => CREDENTIALS.map((credential) => ({ probe, credential })))
   const allows = (c: (typeof cases)[number]) =>
-    expectedOutcome(c.probe.access, c.credential, mode) === 'allowed'
+    expectedOutcome(c.probe.access, c.credential, mode, c.probe.guestScope) === 'allowed'
   const refused = cases.filter((c) => !allows(c))
   const allowed = cases.filter(allows)
   const problems: string[] = []
@@ -242,6 +266,20 @@ describe('access matrix: every route x every credential', () => {
     expect(problems).toEqual([])
   })
 
+  it('keeps guest-mode visitors to scoped routes even with nofun_mode off', async () => {
+    await using app = await startTestServer()
+    const mode = { ...DEFAULTS, nofun_mode: false, guest_mode: true }
+    const { problems } = await runMatrix(app, mode, (p) => p.access !== 'open')
+    expect(problems).toEqual([])
+  })
+
+  it('lets every caller through everywhere while password protection is disabled', async () => {
+    await using app = await startTestServer({ password: '' })
+    const { problems, refused } = await runMatrix(app, { ...DEFAULTS, protection_off: true })
+    expect(problems).toEqual([])
+    expect(refused).toBe(0)
+  })
+
   it('makes progress updates need a session or admin token when authprogress is on', async () => {
     await using app = await startTestServer()
     const mode = { ...DEFAULTS, nofun_mode: false, authenticated_progress: true }
@@ -249,6 +287,30 @@ describe('access matrix: every route x every credential', () => {
     const { problems, count } = await runMatrix(app, mode, progressRoutes)
     expect(problems).toEqual([])
     expect(count).toBeGreaterThan(0)
+  })
+
+  it('refuses before reading the body: 401/403 Env, not 400, for a malformed body', async () => {
+    await using app = await startTestServer()
+    const { guest } = tokenFixtures(app)
+    const writes = probes(app).filter((p) => p.access !== 'open' && p.method !== 'GET')
+    expect(writes.length).toBeGreaterThan(10)
+    const problems: string[] = []
+    for (const probe of writes) {
+      for (const [credential, headers] of [
+        ['none', {}],
+        ['guest token', { authorization: `Bearer ${guest}` }],
+      ] as const) {
+        const res = await fetch(app.url + probe.path, {
+          method: probe.method,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: '{"not json',
+        })
+        const result = { status: res.status, body: (await res.json()) as Record<string, unknown> }
+        const problem = judge(probe, credential, DEFAULTS, result)
+        if (problem) problems.push(problem)
+      }
+    }
+    expect(problems).toEqual([])
   })
 
   it('refuses a guest token on every admin, session and progress route', async () => {

@@ -1,6 +1,8 @@
 // API tokens: create (secret once), list (never the secret), rename, delete, expiry, last use,
 // Bearer forms, roles; and secrets never reaching the log.
 import { afterEach, describe, expect, it } from 'bun:test'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { apiTokens } from '../../src/db/schema/auth.ts'
 import { sha256Hex } from '../../src/domain/auth/secrets.ts'
@@ -206,6 +208,32 @@ describe('GET, PATCH, DELETE /api/tokens', () => {
     const again = await app.req(`/api/tokens/${data.id}`, { method: 'DELETE', cookie })
     expect(again.status).toBe(404)
     expect(await again.json()).toMatchObject({ operation: 'delete_token', success: 0 })
+  })
+})
+
+describe('secrets at rest', () => {
+  it('stores only the SHA-256 of a token and of a refresh secret, never the secrets', async () => {
+    await using app = await startTestServer()
+    const cookie = await sessionCookie(app)
+    const { data } = (await create(app, cookie, { name: 'stored', role: 'admin' })).body
+    const login = await app.req('/api/login', { method: 'POST', json: { password: TEST_PASSWORD } })
+    const refresh = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('tankobun_refresh='))!
+      .split(';')[0]!
+      .split('=')[1]!
+    const row = app.deps.db.select().from(apiTokens).where(eq(apiTokens.id, data.id)).get()!
+    expect(row.secretHash).toBe(sha256Hex(data.token))
+    const dataDir = join(app.root, 'data')
+    const stored = readdirSync(dataDir)
+      .filter((name) => name.startsWith('db.sqlite'))
+      .map((name) => readFileSync(join(dataDir, name)).toString('latin1'))
+      .join('')
+    expect(stored.length).toBeGreaterThan(0)
+    expect(stored).toContain(sha256Hex(data.token))
+    for (const secret of [data.token, data.token.slice(4), refresh.split('.')[1]!, TEST_PASSWORD]) {
+      expect(stored).not.toContain(secret)
+    }
   })
 })
 

@@ -217,6 +217,20 @@ describe('policy table', async () => {
       .sort()
     expect(openWrites).toEqual(['POST /api/login', 'POST /api/logout', 'POST /api/token/refresh'])
   })
+
+  it('never lets nofun_mode or guest mode open a write: no write route is a dash route', () => {
+    const dashWrites = Object.entries(POLICY)
+      .filter(([key, p]) => p.access === 'any' && !key.startsWith('GET '))
+      .map(([key]) => key)
+    expect(dashWrites).toEqual([])
+  })
+
+  it('marks only dash GET routes as applying the guest scope', () => {
+    const misplaced = Object.entries(POLICY)
+      .filter(([key, p]) => p.guestScope && (p.access !== 'any' || !key.startsWith('GET ')))
+      .map(([key]) => key)
+    expect(misplaced).toEqual([])
+  })
 })
 
 describe('request context', () => {

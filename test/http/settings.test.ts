@@ -110,6 +110,79 @@ describe('PUT /api/settings', () => {
     expect(app.deps.settings.get('motd')).toBe(DEFAULT_SETTINGS.motd)
   })
 
+  it('checks the type and range of every key: 400 Env naming it, nothing written', async () => {
+    await using app = await startTestServer()
+    const cookie = await sessionCookie(app)
+    const bad: Record<string, unknown[]> = {
+      archives_per_page: [0, -1, 10001, 2.5, '25', null, true],
+      nofun_mode: ['true', 1, null],
+      server_tracks_progress: ['false', 0],
+      authenticated_progress: ['yes', null],
+      server_resizes_images: [1],
+      excluded_namespaces: ['source', [1], [''], ['x'.repeat(201)], null],
+      motd: [42, null, 'x'.repeat(10001)],
+      name: ['', 7, 'x'.repeat(201)],
+      debug_mode: ['on'],
+      guest_mode: [1],
+      enable_cors: ['true'],
+      cors_origins: ['*', [3], ['ftp://x.example'], Array(101).fill('*')],
+      thumbnail_format: ['png', '', null],
+      plugin_timeout_ms: [99, 600001, 1.5, '30000'],
+      plugin_memory_mb: [7, 4097, '64'],
+      llm_api_key: [12, ['k'], 'k'.repeat(4097)],
+    }
+    expect(Object.keys(bad).sort()).toEqual(Object.keys(SETTING_SCHEMAS).sort())
+    const problems: unknown[] = []
+    for (const [key, values] of Object.entries(bad)) {
+      for (const value of values) {
+        const { status, body } = await put(app, cookie, { motd: 'changed', [key]: value })
+        const named = typeof body.error === 'string' && body.error.includes(key)
+        if (status !== 400 || body.success !== 0 || body.operation !== 'update_settings') {
+          problems.push({ key, value, status, body })
+        } else if (!named && key !== 'cors_origins') {
+          problems.push({ key, value, error: body.error })
+        }
+      }
+    }
+    expect(problems).toEqual([])
+    const after = (await (await app.req('/api/settings', { cookie })).json()) as Wire
+    const { llm_api_key: _writeOnly, ...visible } = DEFAULT_SETTINGS
+    expect(after).toEqual({ ...visible, llm_api_key_set: false })
+  })
+
+  it('answers 400 Env to a body that is not an object of settings', async () => {
+    await using app = await startTestServer()
+    const cookie = await sessionCookie(app)
+    for (const [type, body] of [
+      ['text/plain', 'motd=x'],
+      ['application/json', '"motd"'],
+      ['application/json', 'null'],
+      ['application/json', '{"motd": '],
+    ]) {
+      const res = await app.req('/api/settings', {
+        method: 'PUT',
+        cookie,
+        headers: { 'content-type': type! },
+        body,
+      })
+      expect({ body, status: res.status }).toEqual({ body, status: 400 })
+      expect(await res.json()).toMatchObject({ operation: 'update_settings', success: 0 })
+    }
+    expect(app.deps.settings.get('motd')).toBe(DEFAULT_SETTINGS.motd)
+  })
+
+  it('takes string settings from a form body, and refuses a form with an unknown key', async () => {
+    await using app = await startTestServer()
+    const cookie = await sessionCookie(app)
+    const form = (fields: Record<string, string>) =>
+      app.req('/api/settings', { method: 'PUT', cookie, body: new URLSearchParams(fields) })
+    const res = await form({ motd: 'From a form', name: 'Shelf' })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ motd: 'From a form', name: 'Shelf' })
+    expect((await form({ motd: 'x', nope: 'y' })).status).toBe(400)
+    expect(app.deps.settings.get('motd')).toBe('From a form')
+  })
+
   it('takes effect at once: nofun_mode off opens dash routes to anonymous callers', async () => {
     await using app = await startTestServer()
     expect((await app.req('/api/jobs')).status).toBe(401)

@@ -26,11 +26,13 @@ export const isAdmin = (c: Caller): boolean =>
 /**
  * Throws 401 (no credentials) or 403 (wrong kind of credentials) when the caller may not use a
  * route of this access level. Returns whether the caller is limited to the guest-visitor scope.
+ * `guestScope`: the route applies that scope (policy table), so guest-mode visitors may use it.
  */
 export function checkAccess(
   access: Access,
   caller: Caller,
   settings: Pick<Settings, 'nofun_mode' | 'guest_mode' | 'authenticated_progress'>,
+  guestScope = false,
 ): { guestScoped: boolean } {
   const open = { guestScoped: false }
   switch (access) {
@@ -52,16 +54,22 @@ export function checkAccess(
       }
       throw fail.unauthorized('Progress tracking needs authentication on this instance.')
     case 'any':
-      return anyAccess(caller, settings)
+      return anyAccess(caller, settings, guestScope)
   }
 }
 
 function anyAccess(
   caller: Caller,
   settings: Pick<Settings, 'nofun_mode' | 'guest_mode'>,
+  guestScope: boolean,
 ): { guestScoped: boolean } {
   if (caller.kind !== 'anonymous') return { guestScoped: false }
-  if (settings.guest_mode) return { guestScoped: true }
+  if (settings.guest_mode) {
+    // Guest mode limits anonymous callers to the scope, so a route that cannot apply it (job
+    // lists, and any route nobody marked) stays closed to them, whatever nofun_mode says.
+    if (guestScope) return { guestScoped: true }
+    throw fail.unauthorized('This endpoint needs credentials; guest visitors cannot use it.')
+  }
   if (!settings.nofun_mode) return { guestScoped: false }
   throw fail.unauthorized('This endpoint needs credentials.')
 }

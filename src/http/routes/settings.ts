@@ -3,6 +3,7 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { WRITE_ONLY_SETTINGS, type Settings } from '../../domain/settings.ts'
 import { changeAdminPassword } from '../../domain/auth/login.ts'
+import { fail } from '../../errors.ts'
 import { requestContext } from '../context.ts'
 import { sessionCookies } from '../cookies.ts'
 import { assertCorsOrigins } from '../cors.ts'
@@ -24,6 +25,10 @@ export const settingsRoutes = (deps: Deps) =>
     .put(
       '/api/settings',
       ({ body }) => {
+        // A text body passes the record schema as a string; only an object names settings.
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+          throw fail.bad_request('The body must be an object of settings.')
+        }
         if ('cors_origins' in body) assertCorsOrigins(body.cors_origins)
         return publicSettings(deps.settings.update(body))
       },
