@@ -1,5 +1,6 @@
 // Audit of the collection endpoints against SPEC, API-NOTES and LANraragi's own behaviour:
-// request params in the query string, update semantics, removal no-ops, the bookmark link.
+// request params in the query string, update semantics, removal no-ops, the bookmark link,
+// malformed bodies, LANraragi's member messages, global numbering after a member is deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
 import { randomArchiveId, seedArchive } from '../helpers/seed.ts'
@@ -160,5 +161,93 @@ describe('Tankoubons: LANraragi semantics', () => {
     const progress = await json(await app.req(`/api/tankoubons/${id}/progress/3`, { method: 'PUT', cookie }))
     expect(Object.keys(progress).sort()).toEqual(['id', 'lastreadtime', 'operation', 'page', 'success'])
     expect(progress).toMatchObject({ id, page: 3, success: 1 })
+  })
+})
+
+describe('malformed JSON bodies', () => {
+  const garbage = { body: '{"archives": [', headers: { 'content-type': 'application/json' } }
+
+  it('answers 400 Env to a Tankoubon update and changes nothing', async () => {
+    const a = seedArchive(app.deps)
+    const id = await createTank('Intact', [a.id])
+    let res = await app.req(`/api/tankoubons/${id}`, { method: 'PUT', cookie, ...garbage })
+    expect(await json(res, 400)).toMatchObject({ operation: 'update_tankoubon', success: 0 })
+    res = await app.req(`/api/tankoubons/${id}`, { method: 'PUT', cookie, json: ['not', 'an', 'object'] })
+    expect(await json(res, 400)).toMatchObject({ operation: 'update_tankoubon', success: 0 })
+    expect(await json(await app.req(`/api/tankoubons/${id}`, { cookie }))).toMatchObject({
+      name: 'Intact',
+      archives: [a.id],
+    })
+  })
+
+  it('answers 400 Env to a category update instead of unpinning it', async () => {
+    const id = await createCategory('Stays pinned', '&pinned=true')
+    const res = await app.req(`/api/categories/${id}`, { method: 'PUT', cookie, ...garbage })
+    expect(await json(res, 400)).toMatchObject({ operation: 'update_category', success: 0 })
+    expect((await json(await app.req(`/api/categories/${id}`, { cookie }))).pinned).toBe('1')
+  })
+
+  it('answers 400 Env to create calls and to a bookmark name', async () => {
+    let res = await app.req('/api/tankoubons', { method: 'PUT', cookie, ...garbage })
+    expect(await json(res, 400)).toMatchObject({ operation: 'create_tankoubon', success: 0 })
+    res = await app.req('/api/categories', { method: 'PUT', cookie, ...garbage })
+    expect(await json(res, 400)).toMatchObject({ operation: 'create_category', success: 0 })
+    const a = seedArchive(app.deps)
+    expect((await app.req(`/api/archives/${a.id}/bookmarks/1`, { method: 'POST', cookie })).status).toBe(200)
+    await app.req(`/api/archives/${a.id}/bookmarks/1/name`, { method: 'PUT', cookie, json: { name: 'Kept' } })
+    res = await app.req(`/api/archives/${a.id}/bookmarks/1/name`, { method: 'PUT', cookie, json: [1] })
+    expect(await json(res, 400)).toMatchObject({ operation: 'rename_bookmark', success: 0 })
+    expect((await json(await app.req(`/api/archives/${a.id}/bookmarks`, { cookie })))[0].name).toBe('Kept')
+  })
+})
+
+describe('category member messages', () => {
+  it('name the archive title or Tankoubon name and the category, as LANraragi does', async () => {
+    const a = seedArchive(app.deps, { title: 'Some Title' })
+    const tank = await createTank('Some Series')
+    const id = await createCategory('Shelf')
+    let body = await json(await app.req(`/api/categories/${id}/${a.id}`, { method: 'PUT', cookie }))
+    expect(body).toEqual({
+      operation: 'add_to_category',
+      success: 1,
+      successMessage: 'Added "Some Title" to category "Shelf"!',
+    })
+    body = await json(await app.req(`/api/categories/${id}/${tank}`, { method: 'PUT', cookie }))
+    expect(body.successMessage).toBe('Added "Some Series" to category "Shelf"!')
+    body = await json(await app.req(`/api/categories/${id}/${a.id}`, { method: 'DELETE', cookie }))
+    expect(body).toEqual({
+      operation: 'remove_from_category',
+      success: 1,
+      successMessage: 'Removed "Some Title" from category "Shelf"!',
+    })
+  })
+})
+
+describe('Tankoubon bookmarks after a member is deleted', () => {
+  it('renumbers the later members and drops the deleted one', async () => {
+    const a = seedArchive(app.deps, { pagecount: 3 })
+    const b = seedArchive(app.deps, { pagecount: 2 })
+    const c = seedArchive(app.deps, { pagecount: 4 })
+    const id = await createTank('Renumbered', [a.id, b.id, c.id])
+    // Global 3 = last page of A, 4 = first page of B, 6 = first page of C.
+    for (const page of [3, 4, 6]) {
+      expect((await app.req(`/api/tankoubons/${id}/bookmarks/${page}`, { method: 'POST', cookie })).status).toBe(200)
+    }
+    const before = await json(await app.req(`/api/tankoubons/${id}/bookmarks`, { cookie }))
+    expect(before.map((m: Wire) => [m.page, m.archive_id, m.local_page])).toEqual([
+      [3, a.id, 3],
+      [4, b.id, 1],
+      [6, c.id, 1],
+    ])
+    expect((await app.req(`/api/archives/${b.id}`, { method: 'DELETE', cookie })).status).toBe(200)
+    const after = await json(await app.req(`/api/tankoubons/${id}/bookmarks`, { cookie }))
+    expect(after.map((m: Wire) => [m.page, m.archive_id, m.local_page])).toEqual([
+      [3, a.id, 3],
+      [4, c.id, 1],
+    ])
+    // The deleted member stays listed but has no pages: global 5 is now C's second page.
+    const res = await app.req(`/api/tankoubons/${id}/bookmarks/5`, { method: 'POST', cookie })
+    expect(await json(res)).toMatchObject({ operation: 'add_bookmark', archive_id: c.id, page: 2 })
+    expect((await json(await app.req(`/api/tankoubons/${id}`, { cookie }))).archives).toEqual([a.id, b.id, c.id])
   })
 })

@@ -140,6 +140,13 @@ function parseMemberId(raw: string): string {
   throw fail.bad_request(`Invalid archive ID: ${raw.slice(0, 64)}`)
 }
 
+/** The title of an archive or the name of a Tankoubon; undefined when the id is unknown. */
+function memberName(deps: Deps, memberId: string): string | undefined {
+  return isTankoubonId(memberId)
+    ? findTankoubon(deps.db, memberId)?.name
+    : findArchive(deps.db, memberId)?.title
+}
+
 /** Adds an archive or Tankoubon at the end of a static category; returns a success message. */
 export function addToCategory(deps: Deps, rawId: string, rawMember: string): string {
   const category = requireCategory(deps, rawId)
@@ -147,17 +154,16 @@ export function addToCategory(deps: Deps, rawId: string, rawMember: string): str
   if (category.search !== '') {
     throw fail.bad_request(`${category.id} is a dynamic category, can't add archives to it.`)
   }
-  const added = tx(deps.db, () => {
-    const exists = isTankoubonId(memberId)
-      ? findTankoubon(deps.db, memberId) !== undefined
-      : findArchive(deps.db, memberId) !== undefined
-    if (!exists) throw fail.bad_request(`${memberId} does not exist in the database.`)
-    return addCategoryMember(deps.db, category.id, memberId)
+  const { added, name } = tx(deps.db, () => {
+    const name = memberName(deps, memberId)
+    if (name === undefined) throw fail.bad_request(`${memberId} does not exist in the database.`)
+    return { added: addCategoryMember(deps.db, category.id, memberId), name }
   })
   deps.search.clearCache()
+  // LANraragi's wording: Added "<title>" to category "<name>"!
   return added
-    ? `Added ${memberId} to category "${category.name}"!`
-    : `${memberId} already present in category "${category.name}", doing nothing.`
+    ? `Added "${name}" to category "${category.name}"!`
+    : `"${name}" already present in category "${category.name}", doing nothing.`
 }
 
 /** Removing an id that is not a member is a no-op; a dynamic category has no members. */
@@ -169,9 +175,11 @@ export function removeFromCategory(deps: Deps, rawId: string, rawMember: string)
   }
   const removed = tx(deps.db, () => removeCategoryMember(deps.db, category.id, memberId))
   deps.search.clearCache()
+  const name = memberName(deps, memberId)
+  const label = name === undefined ? memberId : `"${name}"`
   return removed
-    ? `Removed ${memberId} from category "${category.name}"!`
-    : `${memberId} is not in category "${category.name}", doing nothing.`
+    ? `Removed ${label} from category "${category.name}"!`
+    : `${label} is not in category "${category.name}", doing nothing.`
 }
 
 /** Static categories listing the archive (or Tankoubon) as a member. */

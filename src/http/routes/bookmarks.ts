@@ -4,6 +4,7 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
+import { parseJsonObject } from '../json-body.ts'
 import { scopeFor } from '../../domain/collections/guest-scope.ts'
 import {
   addBookmark,
@@ -69,7 +70,7 @@ export const bookmarksRoutes = (deps: Deps) =>
         const name = renameBookmark(deps, params.id, page, body.name ?? null)
         return ok({ archive_id: params.id, page, name })
       },
-      { params: BookmarkModel.pageParams, body: BookmarkModel.renameBody },
+      { params: BookmarkModel.pageParams, parse: parseJsonObject, body: BookmarkModel.renameBody },
     )
     .get(
       '/api/bookmarks',
@@ -83,13 +84,13 @@ export const bookmarksRoutes = (deps: Deps) =>
     .put(
       '/api/bookmarks/hover-page-order',
       ({ body }) => ok({ order: setHoverPageOrder(deps, body.order) }),
-      { body: BookmarkModel.hoverOrderBody },
+      { parse: parseJsonObject, body: BookmarkModel.hoverOrderBody },
     )
     .get('/api/bookmarks/only-matching', () => ({ only_matching: getOnlyMatching(deps) }))
     .put(
       '/api/bookmarks/only-matching',
       ({ body }) => ok({ only_matching: setOnlyMatching(deps, body.only_matching) }),
-      { body: BookmarkModel.onlyMatchingBody },
+      { parse: parseJsonObject, body: BookmarkModel.onlyMatchingBody },
     )
     .get(
       '/api/tankoubons/:id/bookmarks',
@@ -122,5 +123,5 @@ export const bookmarksRoutes = (deps: Deps) =>
         const name = renameBookmark(deps, target.archiveId, target.page, body.name ?? null)
         return ok({ archive_id: target.archiveId, page: target.page, name })
       },
-      { params: BookmarkModel.pageParams, body: BookmarkModel.renameBody },
+      { params: BookmarkModel.pageParams, parse: parseJsonObject, body: BookmarkModel.renameBody },
     )

@@ -4,6 +4,7 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
+import { parseJsonObject } from '../json-body.ts'
 import {
   addToCategory,
   categoriesOfArchive,
@@ -45,7 +46,7 @@ export const categoriesRoutes = (deps: Deps) =>
       '/api/categories',
       ({ body, query }) =>
         ok({ category_id: createCategory(deps, toCategoryInput(categoryFields(body, query))) }),
-      { body: CategoryModel.body },
+      { parse: parseJsonObject, body: CategoryModel.body },
     )
     .get(
       '/api/categories/:id',
@@ -59,7 +60,7 @@ export const categoriesRoutes = (deps: Deps) =>
         const input = toCategoryInput(categoryFields(body, query))
         return ok({ category_id: updateCategory(deps, params.id, input) })
       },
-      { params: CategoryModel.params, body: CategoryModel.body },
+      { params: CategoryModel.params, parse: parseJsonObject, body: CategoryModel.body },
     )
     .delete(
       '/api/categories/:id',

@@ -4,6 +4,7 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
+import { parseJsonObject } from '../json-body.ts'
 import { parseFlag } from '../params.ts'
 import { sendThumbnail } from '../thumbnail-response.ts'
 import { scopeFor } from '../../domain/collections/guest-scope.ts'
@@ -49,7 +50,7 @@ export const tankoubonsRoutes = (deps: Deps) =>
         const id = createOrRenameTankoubon(deps, { name, tankId: body?.tankid ?? query.tankid })
         return ok({ tankoubon_id: id })
       },
-      { body: TankoubonModel.createBody },
+      { parse: parseJsonObject, body: TankoubonModel.createBody },
     )
     .get(
       '/api/tankoubons/:id',
@@ -69,7 +70,7 @@ export const tankoubonsRoutes = (deps: Deps) =>
     .put(
       '/api/tankoubons/:id',
       ({ params, body }) => ok({ successMessage: updateTankoubon(deps, params.id, body ?? {}) }),
-      { params: TankoubonModel.params, body: TankoubonModel.updateBody },
+      { params: TankoubonModel.params, parse: parseJsonObject, body: TankoubonModel.updateBody },
     )
     .delete(
       '/api/tankoubons/:id',
