@@ -24,7 +24,7 @@ setLogLevel('error')
 const root = mkdtempSync(join(tmpdir(), 'tankobun-bench-scan-'))
 const content = join(root, 'content')
 try {
-  // 1. Catalogue rate over small CBZs (covers excluded: regen_thumbs is not waited for here).
+  // 1. Catalogue rate over small CBZs (covers excluded: the thumbnails job is not waited for here).
   const page = await makeJpeg(64, 96, 1)
   for (let dir = 0; dir < Math.ceil(ARCHIVES / 500); dir++) mkdirSync(join(content, `d${dir}`), { recursive: true })
   const writes: Promise<void>[] = []
@@ -84,7 +84,7 @@ try {
     { announce: () => {} },
   )
   await coverServer.catalog.idle()
-  const regen = coverServer.deps.jobs.list().find((j) => j.name === 'regen_thumbs')
+  const regen = coverServer.deps.jobs.list().find((j) => j.name === 'thumbnails')
   const t0 = performance.now()
   if (regen) await coverServer.deps.jobs.waitFor(regen.id)
   const coverSecs = (performance.now() - t0) / 1000

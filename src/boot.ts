@@ -14,6 +14,10 @@ import { createThumbnailer } from './workers/thumbnailer.ts'
 import { registerJobKinds } from './jobs/kinds/index.ts'
 import { createApp } from './app.ts'
 import { startCatalog, type Catalog } from './domain/archives/catalog.ts'
+import { removeInterruptedWrites } from './domain/archives/upload.ts'
+import { createLogger } from './log.ts'
+
+const log = createLogger('boot')
 
 export type Server = {
   deps: Deps
@@ -46,9 +50,32 @@ export async function startServer(
   }
   registerJobKinds(deps as Deps)
   deps.jobs.recover()
+  const removed = await removeInterruptedWrites(config)
+  if (removed > 0) log.warn('removed files left by interrupted uploads', { count: removed })
   const catalog = startCatalog(deps as Deps)
   deps.catalog = catalog
-  const app = createApp(deps as Deps).listen({ port: config.port, hostname: config.host })
+  const shutdown = async (app?: { stop(force: boolean): Promise<unknown> }) => {
+    catalog.stop()
+    await app?.stop(true)
+    await deps.jobs.stop()
+    await deps.reader.close()
+    await deps.thumbnailer.close()
+    db.$client.close()
+  }
+  let app: ReturnType<ReturnType<typeof createApp>['listen']>
+  try {
+    // Elysia turns SO_REUSEPORT on: a second server on the same port would then silently share
+    // its requests. Off, so it fails to start instead. Not development: no Bun error pages.
+    app = createApp(deps as Deps).listen({
+      port: config.port,
+      hostname: config.host,
+      reusePort: false,
+      development: false,
+    })
+  } catch (error) {
+    await shutdown()
+    throw error
+  }
   const port = app.server!.port!
   const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
   return {
@@ -56,13 +83,6 @@ export async function startServer(
     url: `http://${host}:${port}`,
     port,
     catalog,
-    async stop() {
-      catalog.stop()
-      await app.stop(true)
-      await deps.jobs.stop()
-      await deps.reader.close()
-      await deps.thumbnailer.close()
-      db.$client.close()
-    },
+    stop: () => shutdown(app),
   }
 }

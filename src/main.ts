@@ -1,6 +1,6 @@
 // Boot only: read config, start the server, stop cleanly on SIGINT/SIGTERM.
 import { ConfigError, HELP, loadConfig } from './config.ts'
-import { setLogLevel } from './log.ts'
+import { createLogger, setLogLevel } from './log.ts'
 import { startServer } from './boot.ts'
 
 const argv = process.argv.slice(2)
@@ -22,10 +22,22 @@ try {
   }
   process.on('SIGINT', shutdown)
   process.on('SIGTERM', shutdown)
+  // Last line of defence: a stray rejected promise (a reader callback, a worker message) is a
+  // logged bug, never the end of the server for every other reader.
+  process.on('unhandledRejection', (reason) => {
+    createLogger('process').error('unhandled promise rejection', {
+      error: reason instanceof Error ? reason.message : String(reason),
+      stack: reason instanceof Error ? reason.stack : undefined,
+    })
+  })
 } catch (error) {
   if (error instanceof ConfigError) {
     process.stderr.write(`tankobun: ${error.message}\n`)
     process.exit(2)
+  }
+  if ((error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
+    process.stderr.write(`tankobun: the port is already in use (${(error as Error).message})\n`)
+    process.exit(1)
   }
   throw error
 }

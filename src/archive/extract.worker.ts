@@ -10,10 +10,12 @@ import { AppError, fail } from '../errors.ts'
 import { serveCalls } from '../workers/protocol.ts'
 import { isPageName, normalizeEntryName, selectPages, unsafeReason } from './entries.ts'
 import {
+  MAX_COMPRESSION_RATIO,
   MAX_ENTRIES,
   MAX_ENTRY_BYTES,
   MAX_LIBARCHIVE_FILE_BYTES,
   MAX_TOTAL_BYTES,
+  MIN_RATIO_CHECK_BYTES,
 } from './limits.ts'
 import type { Manifest } from './page-cache.ts'
 
@@ -88,6 +90,10 @@ function extractWith(mod: LibarchiveModule, { path, outDir, maxBytes }: ExtractR
       bytes += size
       if (bytes > Math.min(maxBytes, MAX_TOTAL_BYTES))
         throw fail.unprocessable(`pages exceed ${Math.min(maxBytes, MAX_TOTAL_BYTES)} bytes`)
+      // Solid archives have no per-entry packed size: bound the whole archive's ratio instead,
+      // checked before each entry is unpacked (page images barely compress).
+      if (bytes >= MIN_RATIO_CHECK_BYTES && bytes > file.length * MAX_COMPRESSION_RATIO)
+        throw fail.unprocessable(`compression ratio exceeds ${MAX_COMPRESSION_RATIO}:1`)
       const data = calls.getFileData(archive, size)
       if (data < 0) throw fail.unprocessable(`corrupt archive: ${calls.getError(archive)}`)
       // Files on disk are named by position, never by entry name: nothing can escape outDir.

@@ -1,5 +1,6 @@
 // RAR, 7z and compressed tar: unpacked once by a libarchive worker into the page cache, then
 // served from disk. A bad archive can only fail its own call: the worker is isolated and replaced.
+import { statSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fail } from '../errors.ts'
@@ -75,7 +76,11 @@ export function createExtractor(options: ExtractorOptions): Extractor {
       }
     },
     forget(absPath) {
-      for (const key of keysOf.get(absPath) ?? [])
+      const keys = new Set(keysOf.get(absPath))
+      // Pages extracted before a restart are cached too, under the file's current stamp.
+      const st = statSync(absPath, { throwIfNoEntry: false })
+      if (st) keys.add(keyOf(absPath, `${st.size}:${st.mtimeMs}`))
+      for (const key of keys)
         cache
           .drop(key)
           .catch((err: Error) => log.warn('dropping pages failed', { err: err.message }))

@@ -102,9 +102,15 @@ export function createPageCache(options: { dir: string; maxBytes: number }): Pag
       if (!cached) return
       held.delete(key)
       total -= cached.manifest.bytes
-      await rm(cached.dir, { recursive: true, force: true }).catch((err: Error) =>
-        log.warn('could not remove cached pages', { dir: cached.dir, err: err.message }),
-      )
+      // Moved aside first: a re-extraction of the same key may rename its new folder into place
+      // while this removal is still running.
+      const trash = `${cached.dir}.tmp-drop-${crypto.randomUUID()}`
+      await rename(cached.dir, trash)
+        .then(() => rm(trash, { recursive: true, force: true }))
+        .catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT')
+            log.warn('could not remove cached pages', { dir: cached.dir, err: err.message })
+        })
     },
     async clear() {
       loaded ??= load()

@@ -4,7 +4,12 @@
 import type { Access } from '../domain/auth/caller.ts'
 
 export type { Access }
-export type RoutePolicy = { op: string; access: Access }
+/**
+ * guestScope: the handler limits what it answers to the guest-visitor scope (or answers nothing
+ * archive-specific), so anonymous guest-mode visitors may call it. Guest mode keeps every other
+ * route closed to them: a new route is refused to guests until it applies the scope.
+ */
+export type RoutePolicy = { op: string; access: Access; guestScope?: true }
 
 /** Keyed by `METHOD /path/:param` exactly as Elysia registers the route. */
 export const POLICY: Record<string, RoutePolicy> = {
@@ -15,39 +20,52 @@ export const POLICY: Record<string, RoutePolicy> = {
   'POST /api/shinobu/rescan': { op: 'shinobu_rescan', access: 'admin' },
   'GET /api/shinobu': { op: 'shinobu_status', access: 'any' },
 
-  // login and session (minimal set; completed by the auth step)
+  // login and session
   'POST /api/login': { op: 'login', access: 'open' },
   'GET /api/login/status': { op: 'login_status', access: 'open' },
 
   // jobs
   'GET /api/jobqueue/:id': { op: 'job_status', access: 'any' },
   'GET /api/minion/:id': { op: 'minion_job_status', access: 'any' },
+  'GET /api/minion/:id/detail': { op: 'minion_job_detail', access: 'admin' },
   'GET /api/jobs': { op: 'list_jobs', access: 'any' },
   'DELETE /api/jobs/:id': { op: 'clear_job', access: 'admin' },
   'DELETE /api/jobs': { op: 'clear_jobs', access: 'admin' },
 
   // archives
-  'GET /api/archives': { op: 'list_archives', access: 'any' },
+  'GET /api/archives': { op: 'list_archives', access: 'any', guestScope: true },
   'DELETE /api/archives': { op: 'delete_archives', access: 'session' },
-  'GET /api/archives/untagged': { op: 'untagged_archives', access: 'any' },
+  'GET /api/archives/untagged': { op: 'untagged_archives', access: 'any', guestScope: true },
   'PUT /api/archives/upload': { op: 'upload', access: 'admin' },
-  'GET /api/archives/:id': { op: 'metadata', access: 'any' },
+  'GET /api/archives/:id': { op: 'metadata', access: 'any', guestScope: true },
   'DELETE /api/archives/:id': { op: 'delete_archive', access: 'admin' },
-  'GET /api/archives/:id/categories': { op: 'find_arc_categories', access: 'any' },
-  'GET /api/archives/:id/tankoubons': { op: 'find_arc_tankoubons', access: 'any' },
-  'GET /api/archives/:id/download': { op: 'serve_file', access: 'any' },
-  'GET /api/archives/:id/files': { op: 'get_file_list', access: 'any' },
+  'GET /api/archives/:id/categories': {
+    op: 'find_arc_categories',
+    access: 'any',
+    guestScope: true,
+  },
+  'GET /api/archives/:id/tankoubons': {
+    op: 'find_arc_tankoubons',
+    access: 'any',
+    guestScope: true,
+  },
+  'GET /api/archives/:id/download': { op: 'serve_file', access: 'any', guestScope: true },
+  'GET /api/archives/:id/files': { op: 'get_file_list', access: 'any', guestScope: true },
   'POST /api/archives/:id/files/thumbnails': { op: 'generate_page_thumbnails', access: 'admin' },
   'PUT /api/archives/:id/isnew': { op: 'add_new', access: 'admin' },
   'DELETE /api/archives/:id/isnew': { op: 'clear_new', access: 'admin' },
-  'GET /api/archives/:id/metadata': { op: 'metadata', access: 'any' },
+  'GET /api/archives/:id/metadata': { op: 'metadata', access: 'any', guestScope: true },
   'PUT /api/archives/:id/metadata': { op: 'update_metadata', access: 'admin' },
-  'GET /api/archives/:id/page': { op: 'serve_page', access: 'any' },
-  'GET /api/archives/:id/page-dimensions': { op: 'page_dimensions', access: 'any' },
+  'GET /api/archives/:id/page': { op: 'serve_page', access: 'any', guestScope: true },
+  'GET /api/archives/:id/page-dimensions': {
+    op: 'page_dimensions',
+    access: 'any',
+    guestScope: true,
+  },
   'DELETE /api/archives/:id/patch': { op: 'delete_patch', access: 'admin' },
   'PUT /api/archives/:id/progress/:page': { op: 'update_progress', access: 'progress' },
   'PUT /api/archives/:id/rename': { op: 'rename_archive', access: 'admin' },
-  'GET /api/archives/:id/thumbnail': { op: 'serve_thumbnail', access: 'any' },
+  'GET /api/archives/:id/thumbnail': { op: 'serve_thumbnail', access: 'any', guestScope: true },
   'PUT /api/archives/:id/thumbnail': { op: 'update_thumbnail', access: 'admin' },
   'PUT /api/archives/:id/toc': { op: 'add_toc', access: 'admin' },
   'DELETE /api/archives/:id/toc': { op: 'remove_toc', access: 'admin' },
@@ -55,14 +73,14 @@ export const POLICY: Record<string, RoutePolicy> = {
   'POST /api/database/clean': { op: 'clean_database', access: 'admin' },
 
   // --- search (issue 3) ---
-  'GET /api/search': { op: 'search', access: 'any' },
-  'GET /api/search/ids': { op: 'search_ids', access: 'any' },
-  'GET /api/search/archives': { op: 'search_archives', access: 'any' },
-  'GET /api/search/random': { op: 'get_random_archives', access: 'any' },
-  'GET /api/search/suggest': { op: 'search_suggest', access: 'any' },
+  'GET /api/search': { op: 'search', access: 'any', guestScope: true },
+  'GET /api/search/ids': { op: 'search_ids', access: 'any', guestScope: true },
+  'GET /api/search/archives': { op: 'search_archives', access: 'any', guestScope: true },
+  'GET /api/search/random': { op: 'get_random_archives', access: 'any', guestScope: true },
+  'GET /api/search/suggest': { op: 'search_suggest', access: 'any', guestScope: true },
   'DELETE /api/search/cache': { op: 'clear_cache', access: 'admin' },
   'POST /api/database/rebuild-index': { op: 'rebuild_index', access: 'admin' },
-  'GET /api/database/stats': { op: 'get_tag_stats', access: 'any' },
+  'GET /api/database/stats': { op: 'get_tag_stats', access: 'any', guestScope: true },
 
   // --- auth, tokens, sessions, settings (issue 4) ---
   'POST /api/logout': { op: 'logout', access: 'open' },
@@ -78,39 +96,59 @@ export const POLICY: Record<string, RoutePolicy> = {
   'PUT /api/settings/password': { op: 'set_password', access: 'session' },
 
   // --- categories, tankoubons, bookmarks (issue 5) ---
-  'GET /api/categories': { op: 'get_category_list', access: 'any' },
-  'GET /api/categories/bookmark_link': { op: 'get_bookmark_link', access: 'any' },
+  'GET /api/categories': { op: 'get_category_list', access: 'any', guestScope: true },
+  'GET /api/categories/bookmark_link': { op: 'get_bookmark_link', access: 'any', guestScope: true },
   'PUT /api/categories/bookmark_link/:id': { op: 'update_bookmark_link', access: 'admin' },
   'DELETE /api/categories/bookmark_link': { op: 'remove_bookmark_link', access: 'admin' },
   'PUT /api/categories': { op: 'create_category', access: 'admin' },
-  'GET /api/categories/:id': { op: 'get_category', access: 'any' },
+  'GET /api/categories/:id': { op: 'get_category', access: 'any', guestScope: true },
   'PUT /api/categories/:id': { op: 'update_category', access: 'admin' },
   'DELETE /api/categories/:id': { op: 'delete_category', access: 'admin' },
   'PUT /api/categories/:id/:archive': { op: 'add_to_category', access: 'admin' },
   'DELETE /api/categories/:id/:archive': { op: 'remove_from_category', access: 'admin' },
-  'GET /api/tankoubons': { op: 'get_tankoubon_list', access: 'any' },
+  'GET /api/tankoubons': { op: 'get_tankoubon_list', access: 'any', guestScope: true },
   'PUT /api/tankoubons': { op: 'create_tankoubon', access: 'admin' },
-  'GET /api/tankoubons/:id': { op: 'get_tankoubon', access: 'any' },
-  'GET /api/tankoubons/:id/full': { op: 'get_tankoubon_full', access: 'any' },
+  'GET /api/tankoubons/:id': { op: 'get_tankoubon', access: 'any', guestScope: true },
+  'GET /api/tankoubons/:id/full': { op: 'get_tankoubon_full', access: 'any', guestScope: true },
   'PUT /api/tankoubons/:id': { op: 'update_tankoubon', access: 'admin' },
   'DELETE /api/tankoubons/:id': { op: 'delete_tankoubon', access: 'admin' },
   'PUT /api/tankoubons/:id/:archive': { op: 'add_to_tankoubon', access: 'admin' },
   'DELETE /api/tankoubons/:id/:archive': { op: 'remove_from_tankoubon', access: 'admin' },
   'PUT /api/tankoubons/:id/progress/:page': { op: 'update_tank_progress', access: 'progress' },
-  'GET /api/tankoubons/:id/thumbnail': { op: 'serve_tankoubon_thumbnail', access: 'any' },
+  'GET /api/tankoubons/:id/thumbnail': {
+    op: 'serve_tankoubon_thumbnail',
+    access: 'any',
+    guestScope: true,
+  },
   'PUT /api/tankoubons/:id/thumbnail': { op: 'update_tankoubon_thumbnail', access: 'admin' },
-  'GET /api/tankoubons/:id/bookmarks': { op: 'list_tank_bookmarks', access: 'any' },
+  'GET /api/tankoubons/:id/bookmarks': {
+    op: 'list_tank_bookmarks',
+    access: 'any',
+    guestScope: true,
+  },
   'POST /api/tankoubons/:id/bookmarks/:page': { op: 'add_bookmark', access: 'admin' },
   'DELETE /api/tankoubons/:id/bookmarks/:page': { op: 'remove_bookmark', access: 'admin' },
   'PUT /api/tankoubons/:id/bookmarks/:page/name': { op: 'rename_bookmark', access: 'admin' },
-  'GET /api/archives/:id/bookmarks': { op: 'list_archive_bookmarks', access: 'any' },
+  'GET /api/archives/:id/bookmarks': {
+    op: 'list_archive_bookmarks',
+    access: 'any',
+    guestScope: true,
+  },
   'POST /api/archives/:id/bookmarks/:page': { op: 'add_bookmark', access: 'admin' },
   'DELETE /api/archives/:id/bookmarks/:page': { op: 'remove_bookmark', access: 'admin' },
   'PUT /api/archives/:id/bookmarks/:page/name': { op: 'rename_bookmark', access: 'admin' },
-  'GET /api/bookmarks': { op: 'list_bookmarks', access: 'any' },
-  'GET /api/bookmarks/hover-page-order': { op: 'get_hover_page_order', access: 'any' },
+  'GET /api/bookmarks': { op: 'list_bookmarks', access: 'any', guestScope: true },
+  'GET /api/bookmarks/hover-page-order': {
+    op: 'get_hover_page_order',
+    access: 'any',
+    guestScope: true,
+  },
   'PUT /api/bookmarks/hover-page-order': { op: 'put_hover_page_order', access: 'admin' },
-  'GET /api/bookmarks/only-matching': { op: 'get_only_matching_bookmarks', access: 'any' },
+  'GET /api/bookmarks/only-matching': {
+    op: 'get_only_matching_bookmarks',
+    access: 'any',
+    guestScope: true,
+  },
   'PUT /api/bookmarks/only-matching': { op: 'put_only_matching_bookmarks', access: 'admin' },
 }
 

@@ -1,5 +1,7 @@
 // Turns a ThumbnailOutcome into the HTTP answer: the image, 202 + job, or the placeholder.
+import { statSync } from 'node:fs'
 import type { ThumbnailOutcome } from '../domain/archives/thumbnails.ts'
+import { etagMatches } from './conditional.ts'
 
 /**
  * A neutral grey 200x300 PNG (a frame in the middle), so clients that did not opt out of the
@@ -10,12 +12,30 @@ const PLACEHOLDER_PNG = Buffer.from(
   'base64',
 )
 
-export function sendThumbnail(outcome: ThumbnailOutcome, set: { status?: number | string }) {
+/** A validator from the file's size and time: a remade thumbnail gets a new one. */
+function thumbnailEtag(path: string): string | null {
+  const st = statSync(path, { throwIfNoEntry: false })
+  return st ? `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"` : null
+}
+
+/** `request` turns on If-None-Match handling (304 when the client's copy is current). */
+export function sendThumbnail(
+  outcome: ThumbnailOutcome,
+  set: { status?: number | string },
+  request?: Request,
+) {
   switch (outcome.kind) {
-    case 'file':
+    case 'file': {
+      const etag = thumbnailEtag(outcome.path)
+      // Short max-age: a cover can be remade (PUT thumbnail), then the ETag revalidates cheaply.
+      const headers: Record<string, string> = { 'cache-control': 'private, max-age=3600' }
+      if (etag) headers.etag = etag
+      if (etag && request && etagMatches(request.headers.get('if-none-match'), etag))
+        return new Response(null, { status: 304, headers })
       return new Response(Bun.file(outcome.path), {
-        headers: { 'content-type': outcome.contentType, 'cache-control': 'private, max-age=3600' },
+        headers: { ...headers, 'content-type': outcome.contentType },
       })
+    }
     case 'queued':
       set.status = 202
       return { job: outcome.job, success: 1 as const }

@@ -35,6 +35,16 @@ describe('POST /api/shinobu/rescan', () => {
     expect(result.added).toBe(1)
     expect(await titles(app, cookie)).toEqual(['One', 'Two'])
 
+    // Covers follow in the background as a `thumbnails` job (newest first in /api/jobs).
+    const jobs = ((await (await app.req('/api/jobs', { cookie })).json()) as Wire).jobs as Wire[]
+    const covers = jobs.find((j) => j.name === 'thumbnails')!
+    expect(covers).toBeDefined()
+    expect((await app.deps.jobs.waitFor(Number(covers.id))).state).toBe('finished')
+    const two = ((await (await app.req('/api/archives', { cookie })).json()) as Wire[]).find((a) => a.title === 'Two')!
+    const cover = await app.req(`/api/archives/${two.arcid}/thumbnail?no_fallback=true`, { cookie })
+    expect(cover.status).toBe(200)
+    expect(cover.headers.get('content-type')).toBe('image/webp')
+
     // Unchanged files are not re-read.
     result = await rescan(app, cookie)
     expect(result).toMatchObject({ added: 0, updated: 0, moved: 0 })
@@ -54,6 +64,12 @@ describe('POST /api/shinobu/rescan', () => {
     expect(result.duplicates).toEqual([{ path: 'Two copy.cbz', existing_id: expect.stringMatching(/^[0-9a-f]{40}$/) }])
     expect(await titles(app, cookie)).toEqual(['One', 'Two'])
 
+    const form = new FormData()
+    form.set('name', 'Holds One')
+    const category = ((await (await app.req('/api/categories', { method: 'PUT', body: form, cookie })).json()) as Wire)
+      .category_id as string
+    await app.req(`/api/categories/${category}/${one!.arcid}`, { method: 'PUT', cookie })
+
     // A deleted file disappears from listings.
     await rm(join(app.contentDir, 'moved', 'One.cbz'))
     result = await rescan(app, cookie)
@@ -64,6 +80,8 @@ describe('POST /api/shinobu/rescan', () => {
     // database/clean: the hidden row is deleted on the next run.
     const clean = (await (await app.req('/api/database/clean', { method: 'POST', cookie })).json()) as Wire
     expect(clean).toMatchObject({ operation: 'clean_database', success: 1, deleted: 1, unlinked: 0 })
+    const held = (await (await app.req(`/api/categories/${category}`, { cookie })).json()) as Wire
+    expect(held.archives).toEqual([])
   })
 })
 
@@ -80,9 +98,18 @@ describe('DELETE /api/archives/:id and batch delete', () => {
     const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
     const a = list.find((x) => x.title === 'A')!
     const b = list.find((x) => x.title === 'B')!
+    const form = new FormData()
+    form.set('name', 'Holds A')
+    const category = ((await (await app.req('/api/categories', { method: 'PUT', body: form, cookie })).json()) as Wire)
+      .category_id as string
+    await app.req(`/api/categories/${category}/${a.arcid}`, { method: 'PUT', cookie })
+    await app.req(`/api/categories/${category}/${b.arcid}`, { method: 'PUT', cookie })
     const res = await app.req(`/api/archives/${a.arcid}`, { method: 'DELETE', cookie })
     expect(await res.json()).toEqual({ operation: 'delete_archive', success: 1, filename: 'A.cbz', id: a.arcid })
     expect(existsSync(join(app.contentDir, 'A.cbz'))).toBe(false)
+    // Like LANraragi, the deleted archive leaves every category it was in.
+    const held = (await (await app.req(`/api/categories/${category}`, { cookie })).json()) as Wire
+    expect(held.archives).toEqual([b.arcid])
     expect((await app.req(`/api/archives/${a.arcid}`, { method: 'DELETE', cookie })).status).toBe(400)
 
     const batch = (await (

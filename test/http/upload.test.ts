@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
@@ -66,6 +67,26 @@ describe('PUT /api/archives/upload', () => {
     expect(readdirSync(app.contentDir)).toEqual(['Same.cbz'])
   })
 
+  it('lets only one of two different files uploaded under one name at once in', async () => {
+    await using app = await startTestServer()
+    await app.idle()
+    const cookie = await app.login()
+    const a = join(app.root, 'a.cbz')
+    const b = join(app.root, 'b.cbz')
+    await makeCbz(a, { pages: 2 })
+    await makeCbz(b, { pages: 3 })
+    const results = await Promise.all([
+      upload(app, cookie, await Bun.file(a).bytes(), 'Name.cbz'),
+      upload(app, cookie, await Bun.file(b).bytes(), 'Name.cbz'),
+    ])
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409])
+    const loser = results.find((r) => r.status === 409)!
+    expect(await loser.json()).toMatchObject({ operation: 'upload', success: 0 })
+    expect(readdirSync(app.contentDir)).toEqual(['Name.cbz'])
+    const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
+    expect(list).toHaveLength(1)
+  })
+
   it('adds the upload to a static category, and refuses an unknown category before storing', async () => {
     await using app = await startTestServer()
     await app.idle()
@@ -92,5 +113,55 @@ describe('PUT /api/archives/upload', () => {
     await using app = await startTestServer()
     const res = await upload(app, '', new Uint8Array([1]), 'x.cbz')
     expect(res.status).toBe(401)
+  })
+})
+
+describe('interrupted and failed writes', () => {
+  it('answers 500 Env when the upload cannot be stored, and leaves no file or row', async () => {
+    await using app = await startTestServer()
+    await app.idle()
+    const cookie = await app.login()
+    const source = join(app.root, 'full.cbz')
+    await makeCbz(source, { pages: 1 })
+    // The temp folder replaced by a file: every staged write fails, as on a full disk.
+    const tempDir = app.deps.config.tempDir
+    rmSync(tempDir, { recursive: true, force: true })
+    writeFileSync(tempDir, '')
+    try {
+      const res = await upload(app, cookie, await Bun.file(source).bytes(), 'Full.cbz')
+      expect(res.status).toBe(500)
+      expect(await res.json()).toMatchObject({ operation: 'upload', success: 0, error: expect.stringContaining('store') })
+    } finally {
+      rmSync(tempDir, { force: true })
+      mkdirSync(tempDir)
+    }
+    expect(readdirSync(app.contentDir)).toEqual([])
+    expect(await (await app.req('/api/archives', { cookie })).json()).toEqual([])
+  })
+
+  it('removes what a crash left of uploads when the server starts again', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'tankobun-crash-'))
+    try {
+      {
+        await using app = await startTestServer({ root })
+        await app.idle()
+        // What a crash between the staged write and the rename leaves behind.
+        writeFileSync(join(app.deps.config.tempDir, 'upload-0a1b'), 'partial')
+        writeFileSync(join(app.contentDir, '.Half.cbz.tankobun-tmp-0a1b'), 'partial')
+        mkdirSync(join(app.contentDir, 'sub'))
+        writeFileSync(join(app.contentDir, 'sub', '.Deep.cbz.tankobun-tmp-0a1b'), 'partial')
+        await makeCbz(join(app.contentDir, 'Kept.cbz'), { pages: 1 })
+      }
+      await using app = await startTestServer({ root })
+      await app.idle()
+      expect(readdirSync(app.contentDir).sort()).toEqual(['Kept.cbz', 'sub'])
+      expect(readdirSync(join(app.contentDir, 'sub'))).toEqual([])
+      expect(readdirSync(app.deps.config.tempDir).filter((n) => n.startsWith('upload-'))).toEqual([])
+      const cookie = await app.login()
+      const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
+      expect(list.map((a) => a.title)).toEqual(['Kept'])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
   })
 })

@@ -64,3 +64,22 @@ describe('content folder watcher', () => {
     expect(titles).toEqual(['Dropped'])
   })
 })
+
+describe('server start', () => {
+  it('refuses to share its port with a second server, which fails to start', async () => {
+    await using first = await startTestServer()
+    await first.idle()
+    let refused: unknown = null
+    const root = mkdtempSync(join(tmpdir(), 'tankobun-second-'))
+    try {
+      await using second = await startTestServer({ root, config: { port: first.port } })
+      void second
+    } catch (error) {
+      refused = error
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+    expect((refused as NodeJS.ErrnoException | null)?.code).toBe('EADDRINUSE')
+    expect((await first.req('/api/info')).status).toBe(200)
+  })
+})

@@ -45,6 +45,11 @@ describe('architecture', () => {
     expect([...violations('src/archive', forbidden), ...violations('src/workers', forbidden)]).toEqual([])
   })
 
+  it('image and archive decoders (sharp, libarchive.js) load only inside Workers', () => {
+    const decoder = (spec: string) => spec === 'sharp' || spec.startsWith('libarchive.js')
+    expect(violations('src', (spec, file) => decoder(spec) && !file.endsWith('.worker.ts'))).toEqual([])
+  })
+
   it('jobs never import the http layer', () => {
     expect(violations('src/jobs', (spec, file) => spec === 'elysia' || intoFolder(spec, file, 'src/http'))).toEqual([])
   })

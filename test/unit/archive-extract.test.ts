@@ -102,6 +102,21 @@ describe('libarchive formats', () => {
     expect(err.code).toBe('unprocessable')
   })
 
+  it('refuses a solid 7z whose pages inflate past the compression ratio, caching nothing', async () => {
+    const tempDir = join(dir, 'tmp-ratio')
+    const own = createArchiveReader({ tempDir })
+    try {
+      const zeros = { name: '001.jpg', data: new Uint8Array(9 * 1024 * 1024) }
+      const path = await fx.make7z(join(dir, 'zeros.cb7'), { names: [], entries: [zeros] })
+      const err = await refusal(own.listPages(path))
+      expect(err.code).toBe('unprocessable')
+      expect(err.message).toContain('compression ratio')
+      expect(await cachedFolders(tempDir)).toHaveLength(0)
+    } finally {
+      await own.close()
+    }
+  })
+
   it('refuses a RAR/7z past the size cap without reading it', async () => {
     const path = join(dir, 'huge.cb7')
     await writeFile(path, new Uint8Array([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0, 4]))
@@ -191,6 +206,24 @@ describe('page cache', () => {
       await expectPages(own, path, {})
     } finally {
       await own.close()
+    }
+  })
+
+  it('forget() also removes pages extracted before a restart', async () => {
+    const tempDir = join(dir, 'tmp-restart')
+    const path = await fx.makeRar4(join(dir, 'restart.cbr'))
+    const first = createArchiveReader({ tempDir })
+    await first.listPages(path)
+    await first.close()
+    const second = createArchiveReader({ tempDir })
+    try {
+      expect(await cachedFolders(tempDir)).toHaveLength(1)
+      second.forget(path)
+      for (let i = 0; i < 50 && (await cachedFolders(tempDir)).length > 0; i++) await Bun.sleep(5)
+      expect(await cachedFolders(tempDir)).toHaveLength(0)
+      await expectPages(second, path, {})
+    } finally {
+      await second.close()
     }
   })
 

@@ -7,6 +7,7 @@ import { archives } from '../../db/schema/archives.ts'
 import { toAbsolutePath } from './files.ts'
 import { deleteThumbnails } from './thumbnails.ts'
 import { tankoubonsHolding } from '../../db/repos/tankoubons.repo.ts'
+import { removeMemberEverywhere } from '../../db/repos/categories.repo.ts'
 
 export async function cleanDatabase(deps: Deps): Promise<{ deleted: number; unlinked: number }> {
   const rows = deps.db
@@ -17,7 +18,10 @@ export async function cleanDatabase(deps: Deps): Promise<{ deleted: number; unli
   const toDelete = gone.filter((row) => row.unlinked).map((row) => row.id)
   const toUnlink = gone.filter((row) => !row.unlinked).map((row) => row.id)
   tx(deps.db, () => {
-    for (const id of toDelete) deleteArchiveRow(deps.db, id)
+    for (const id of toDelete) {
+      deleteArchiveRow(deps.db, id)
+      removeMemberEverywhere(deps.db, id)
+    }
     for (const id of toUnlink) updateArchive(deps.db, id, { unlinked: true })
   })
   for (const id of [...toDelete, ...toUnlink]) {

@@ -8,14 +8,21 @@ import { isArchiveId } from '../ids.ts'
 import { patchPathOf, toAbsolutePath } from './files.ts'
 import { deleteThumbnails } from './thumbnails.ts'
 import { tankoubonsHolding } from '../../db/repos/tankoubons.repo.ts'
+import { removeMemberEverywhere } from '../../db/repos/categories.repo.ts'
+import { tx } from '../../db/client.ts'
 
 /** The spec's "deletes metadata and file": the one place user files are removed. */
 export function deleteArchive(deps: Deps, row: ArchiveRow): Promise<{ filename: string; id: string }> {
   return deps.locks.withLock(row.id, async () => {
     const absPath = toAbsolutePath(deps.config.contentDir, row.path)
     deps.reader.forget(absPath)
-    deleteArchiveRow(deps.db, row.id)
+    // LANraragi drops a deleted archive from every category; its row is gone for good.
+    tx(deps.db, () => {
+      deleteArchiveRow(deps.db, row.id)
+      removeMemberEverywhere(deps.db, row.id)
+    })
     deps.search.removeArchive(row.id)
+    deps.search.clearCache()
     // Tankoubons keep the member id (reads skip it); their index entries must drop it now.
     for (const tankId of tankoubonsHolding(deps.db, row.id)) deps.search.refreshTankoubon(tankId)
     await rm(absPath, { force: true })

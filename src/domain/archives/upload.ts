@@ -2,7 +2,7 @@
 // then is copied into the content folder under a temp name, fsynced, catalogued and renamed.
 // A failure at any step leaves no half file in the content folder and no orphan row.
 import { createReadStream, existsSync } from 'node:fs'
-import { copyFile, open, rename, rm, stat } from 'node:fs/promises'
+import { copyFile, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import { deleteArchiveRow, findArchive, findArchiveByPath, type ArchiveRow } from '../../db/repos/archives.repo.ts'
@@ -12,11 +12,25 @@ import { detectFormatOf } from '../../archive/format.ts'
 import { archiveExtension, computeArchiveId, TEMP_MARKER, toContentPath } from './files.ts'
 import { insertCatalogRow, type ImportOverrides } from './import.ts'
 import { validateFileName } from './rename.ts'
+import { createLogger } from '../../log.ts'
+
+const log = createLogger('upload')
+
+/** Cleanup after an upload must not replace the upload's own error (or success) with its own. */
+async function discard(path: string): Promise<void> {
+  await rm(path, { force: true }).catch((error: Error) =>
+    log.warn('could not remove a temporary upload file', { path, error: error.message }),
+  )
+}
 
 export type UploadInput = ImportOverrides & { file: File; checksum?: string }
 
+const STAGED_PREFIX = 'upload-'
+
 /** Ids being uploaded right now: a concurrent upload of the same file is a duplicate (409). */
 const inFlight = new Set<string>()
+/** Paths being written into a content folder right now. */
+const namesInFlight = new Set<string>()
 
 async function sha1OfFile(path: string): Promise<string> {
   const hasher = new Bun.CryptoHasher('sha1')
@@ -44,14 +58,33 @@ async function fsyncFile(path: string): Promise<void> {
   }
 }
 
+/**
+ * Boot only (no write can be in flight): removes what a crash left of uploads, the staged copies
+ * in the temp folder and the temp-named files in the content folder. Returns how many.
+ */
+export async function removeInterruptedWrites(config: Deps['config']): Promise<number> {
+  const leftovers = [
+    ...(await readdir(config.tempDir).catch(() => []))
+      .filter((name) => name.startsWith(STAGED_PREFIX))
+      .map((name) => join(config.tempDir, name)),
+    ...(await readdir(config.contentDir, { recursive: true, withFileTypes: true }).catch(() => []))
+      .filter((e) => e.isFile() && e.name.includes(TEMP_MARKER))
+      .map((e) => join(e.parentPath, e.name)),
+  ]
+  for (const path of leftovers) await rm(path, { force: true })
+  return leftovers.length
+}
+
 export async function uploadArchive(deps: Deps, input: UploadInput): Promise<ArchiveRow> {
-  const name = validateFileName(input.file.name || '')
+  // Only the base name counts, as LANraragi does: browsers may send a client path with it.
+  const name = validateFileName((input.file.name || '').split(/[/\\]/).pop() ?? '')
   if (!archiveExtension(name)) throw fail.unsupported(`Unsupported file type: ${name}`)
   if (input.checksum !== undefined && !/^[0-9a-fA-F]{40}$/.test(input.checksum))
     throw fail.bad_request('file_checksum must be a SHA-1 in hex.')
 
-  const staged = join(deps.config.tempDir, `upload-${crypto.randomUUID()}`)
+  const staged = join(deps.config.tempDir, `${STAGED_PREFIX}${crypto.randomUUID()}`)
   let claimed: string | null = null
+  let claimedName: string | null = null
   try {
     try {
       await Bun.write(staged, input.file)
@@ -66,18 +99,33 @@ export async function uploadArchive(deps: Deps, input: UploadInput): Promise<Arc
     })
     deps.reader.forget(staged)
     const id = await computeArchiveId(staged)
-    if (inFlight.has(id) || findArchive(deps.db, id))
+    // Keyed by content folder too: servers in one process (tests) have separate libraries.
+    const key = `${deps.config.contentDir}|${id}`
+    if (inFlight.has(key) || findArchive(deps.db, id))
       throw fail.conflict('This file already exists in the library.', { id })
-    inFlight.add(id)
-    claimed = id
+    inFlight.add(key)
+    claimed = key
 
     const finalPath = join(deps.config.contentDir, name)
-    if (existsSync(finalPath) || findArchiveByPath(deps.db, toContentPath(deps.config.contentDir, finalPath)))
+    // Two different files uploaded under one name at once: the second is a 409 as well.
+    if (
+      namesInFlight.has(finalPath) ||
+      existsSync(finalPath) ||
+      findArchiveByPath(deps.db, toContentPath(deps.config.contentDir, finalPath))
+    )
       throw fail.conflict(`A file named ${name} already exists in the content folder.`)
+    namesInFlight.add(finalPath)
+    claimedName = finalPath
     const tempPath = join(deps.config.contentDir, `.${name}${TEMP_MARKER}${crypto.randomUUID()}`)
     try {
-      await copyFile(staged, tempPath)
-      await fsyncFile(tempPath)
+      try {
+        await copyFile(staged, tempPath)
+        await fsyncFile(tempPath)
+      } catch (error) {
+        throw new AppError('internal', "The file couldn't be written to the content folder.", undefined, {
+          cause: error,
+        })
+      }
       const st = await stat(tempPath)
       // The row is written before the rename so the watcher's rescan finds the file already known.
       const row = tx(deps.db, () => insertCatalogRow(deps, finalPath, st, { id, pages }, input))
@@ -91,10 +139,11 @@ export async function uploadArchive(deps: Deps, input: UploadInput): Promise<Arc
       deps.jobs.enqueue('thumbnails', { ids: [id], page: 0 })
       return row
     } finally {
-      await rm(tempPath, { force: true })
+      await discard(tempPath)
     }
   } finally {
     if (claimed) inFlight.delete(claimed)
-    await rm(staged, { force: true })
+    if (claimedName) namesInFlight.delete(claimedName)
+    await discard(staged)
   }
 }

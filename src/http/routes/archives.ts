@@ -15,6 +15,7 @@ import { renameArchive } from '../../domain/archives/rename.ts'
 import { uploadArchive } from '../../domain/archives/upload.ts'
 import { findThumbnailFile, getThumbnail, setCover } from '../../domain/archives/thumbnails.ts'
 import { sendThumbnail } from '../thumbnail-response.ts'
+import { etagMatches } from '../conditional.ts'
 import { addToCategory, getCategory } from '../../domain/collections/categories.ts'
 import { toAbsolutePath } from '../../domain/archives/files.ts'
 import { guestVisibleIds } from '../../search/guest-scope.ts'
@@ -27,6 +28,36 @@ function formFields(body: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(body).filter(([, v]) => typeof v === 'string'))
 }
 const Query = t.Record(t.String(), t.String())
+
+const ARCHIVE_CONTENT_TYPES: Record<string, string> = {
+  zip: 'application/zip',
+  cbz: 'application/vnd.comicbook+zip',
+  rar: 'application/vnd.rar',
+  cbr: 'application/vnd.comicbook-rar',
+  '7z': 'application/x-7z-compressed',
+  cb7: 'application/x-7z-compressed',
+  tar: 'application/x-tar',
+  cbt: 'application/x-tar',
+  'tar.gz': 'application/gzip',
+  tgz: 'application/gzip',
+  'tar.bz2': 'application/x-bzip2',
+  tbz2: 'application/x-bzip2',
+  'tar.xz': 'application/x-xz',
+  txz: 'application/x-xz',
+}
+
+/**
+ * `filename` (quoted, ASCII only) for clients that read nothing else, and `filename*` (RFC 6266,
+ * UTF-8) with the exact name for those that do.
+ */
+function attachmentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  const exact = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`
+}
 
 export const archivesRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.archives' })
@@ -41,9 +72,10 @@ export const archivesRoutes = (deps: Deps) =>
     .put(
       '/api/archives/upload',
       async ({ body }) => {
-        const form = body as Record<string, unknown>
+        // A raw or JSON body has no file part: a 400, like a form without one.
+        const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>
         const file = form.file
-        if (!(file instanceof File)) throw fail.bad_request('Missing file field.')
+        if (!(file instanceof File)) throw fail.bad_request('No file attached (multipart/form-data field "file").')
         const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : undefined)
         const categoryId = text('category_id') || undefined
         // Checked before the file lands, so a bad category refuses the upload instead of half-doing it.
@@ -89,8 +121,8 @@ export const archivesRoutes = (deps: Deps) =>
         const name = `${row.filename}.${row.extension}`
         return new Response(file, {
           headers: {
-            'content-type': 'application/octet-stream',
-            'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+            'content-type': ARCHIVE_CONTENT_TYPES[row.extension] ?? 'application/octet-stream',
+            'content-disposition': attachmentDisposition(name),
           },
         })
       },
@@ -134,7 +166,7 @@ export const archivesRoutes = (deps: Deps) =>
         const entry = requirePage(deps, row, query.path)
         const etag = pageEtag(row, entry)
         const headers = { etag, 'cache-control': 'private, max-age=604800' }
-        if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers })
+        if (etagMatches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
         const bytes = await readPageBytes(deps, row, entry)
         return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { ...headers, 'content-type': contentTypeOf(entry) } })
       },
@@ -171,14 +203,14 @@ export const archivesRoutes = (deps: Deps) =>
     )
     .get(
       '/api/archives/:id/thumbnail',
-      async ({ params, query, set, guestScoped }) => {
+      async ({ params, query, set, request, guestScoped }) => {
         requireArchive(deps, params.id, guestScoped)
         const page = parseInteger(query.page, 'page', { min: 0, fallback: 0 })
         const outcome = await getThumbnail(deps, params.id, {
           page,
           noFallback: parseFlag(query.no_fallback, 'no_fallback'),
         })
-        return sendThumbnail(outcome, set)
+        return sendThumbnail(outcome, set, request)
       },
       { params: IdParams, query: Query },
     )

@@ -1,4 +1,4 @@
-// `rescan`: one pass of the content folder, then covers for what it added.
+// `rescan`: one pass of the content folder, then a `thumbnails` job for the covers it lacks.
 import type { Deps } from '../../deps.ts'
 import { defineJob } from '../queue.ts'
 import { scanContentFolder } from '../../domain/archives/scan.ts'
@@ -17,7 +17,10 @@ export const rescanJob = (deps: Deps) =>
       for (const dup of result.duplicates)
         log.warn('duplicate archive file not catalogued', { path: dup.path, existing_id: dup.existing_id })
       for (const bad of result.unreadable) log.warn('unreadable archive', { path: bad.path, reason: bad.reason })
-      if (result.added + result.moved + result.updated > 0) deps.jobs.enqueue('regen_thumbs', { force: false })
+      // Covers of what the scan found, made in the background: a `thumbnails` job over every
+      // archive still without one (one of the two thumbnail slots; the other stays free for
+      // covers a client asks for).
+      if (result.added + result.moved + result.updated > 0) deps.jobs.enqueue('thumbnails', {})
       return result
     },
   })

@@ -58,7 +58,12 @@ export const thumbnailsJob = (deps: Deps) =>
           for (let page = 1; page <= count; page++) tasks.push({ id, page })
         } else tasks.push({ id, page: args.page ?? 0 })
       }
-      return runTasks(deps, ctx, tasks, args.force ?? false)
+      const outcome = await runTasks(deps, ctx, tasks, args.force ?? false)
+      // A job for one thumbnail (GET thumbnail's 202) fails with its reason, so a client polling
+      // the job stops instead of asking again; bigger jobs list failures in their result.
+      const single = args.ids?.length === 1 && args.page !== 'all'
+      if (single && outcome.failed.length === 1) throw new Error(outcome.failed[0]!.error)
+      return outcome
     },
   })
 
