@@ -163,6 +163,8 @@ describe('GET /api/tankoubons/:id/full', () => {
     expect((await app.req(`/api/archives/${b.id}`, { method: 'DELETE', cookie })).status).toBe(200)
     const full = (await (await app.req(`/api/tankoubons/${id}/full`, { cookie })).json()) as Wire
     expect(full.result.full_data.map((x: Wire) => x.arcid)).toEqual([a.id, c.id])
+    // Like LANraragi, a deleted archive also leaves the member list itself.
+    expect(full.result.archives).toEqual([a.id, c.id])
     // Global page 4 was B's first page; it is now C's first page.
     const res = await app.req(`/api/tankoubons/${id}/progress/4`, { method: 'PUT', cookie })
     expect(res.status).toBe(200)

@@ -92,6 +92,16 @@ export function replaceTankMembers(db: Db, tankoubonId: string, archiveIds: stri
     .run()
 }
 
+/** Drops an archive from every Tankoubon (the archive is deleted); answers the Tankoubons it left. */
+export function removeTankMemberEverywhere(db: Db, archiveId: string): string[] {
+  return db
+    .delete(tankoubonMembers)
+    .where(eq(tankoubonMembers.archiveId, archiveId))
+    .returning({ id: tankoubonMembers.tankoubonId })
+    .all()
+    .map((r) => r.id)
+}
+
 /** Ids of the Tankoubons holding an archive, sorted. */
 export function tankoubonsHolding(db: Db, archiveId: string): string[] {
   return db

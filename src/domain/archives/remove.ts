@@ -2,29 +2,19 @@
 import { rm } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { Deps } from '../../deps.ts'
-import { deleteArchiveRow, findArchive, updateArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { findArchive, updateArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail, AppError } from '../../errors.ts'
 import { isArchiveId } from '../ids.ts'
 import { patchPathOf, toAbsolutePath } from './files.ts'
 import { deleteThumbnails } from './thumbnails.ts'
-import { tankoubonsHolding } from '../../db/repos/tankoubons.repo.ts'
-import { removeMemberEverywhere } from '../../db/repos/categories.repo.ts'
-import { tx } from '../../db/client.ts'
+import { forgetArchiveRows } from './forget.ts'
 
 /** The spec's "deletes metadata and file": the one place user files are removed. */
 export function deleteArchive(deps: Deps, row: ArchiveRow): Promise<{ filename: string; id: string }> {
   return deps.locks.withLock(row.id, async () => {
     const absPath = toAbsolutePath(deps.config.contentDir, row.path)
     deps.reader.forget(absPath)
-    // LANraragi drops a deleted archive from every category; its row is gone for good.
-    tx(deps.db, () => {
-      deleteArchiveRow(deps.db, row.id)
-      removeMemberEverywhere(deps.db, row.id)
-    })
-    deps.search.removeArchive(row.id)
-    deps.search.clearCache()
-    // Tankoubons keep the member id (reads skip it); their index entries must drop it now.
-    for (const tankId of tankoubonsHolding(deps.db, row.id)) deps.search.refreshTankoubon(tankId)
+    forgetArchiveRows(deps, [row.id])
     await rm(absPath, { force: true })
     await rm(patchPathOf(absPath), { force: true })
     await deleteThumbnails(deps, row.id)
