@@ -45,7 +45,7 @@ describe('POST /api/archives/:id/bookmarks/:page', () => {
   it('does not check the page against the page count', async () => {
     const a = seedArchive(app.deps, { pagecount: 2 })
     expect((await post(`/api/archives/${a.id}/bookmarks/99`)).status).toBe(200)
-    expect(await bookmarksOf(a.id)).toMatchObject([{ page: 99, filename: null }])
+    expect(await bookmarksOf(a.id)).toMatchObject([{ page: 99, filename: '' }])
   })
 
   it('keeps the name of a bookmark added twice', async () => {

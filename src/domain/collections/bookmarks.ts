@@ -16,8 +16,8 @@ import { inScope, type Scope } from './guest-scope.ts'
 
 export type BookmarkView = {
   page: number
-  /** Entry name of the page; null when the archive has no such page (any more). */
-  filename: string | null
+  /** Entry name of the page; empty when the archive has no such page (the spec types it a string). */
+  filename: string
   name: string | null
   bookmarkedAt: number
 }
@@ -25,7 +25,7 @@ export type BookmarkView = {
 export const MAX_BOOKMARK_NAME_LENGTH = 200
 
 export function toBookmarkView(row: BookmarkRow, pages: readonly string[]): BookmarkView {
-  const filename = pages[row.page - 1] ?? null
+  const filename = pages[row.page - 1] ?? ''
   return { page: row.page, filename, name: row.name, bookmarkedAt: row.bookmarkedAt }
 }
 
