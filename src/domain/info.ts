@@ -22,7 +22,8 @@ export function serverInfo(deps: Deps) {
     restart_required: false,
     server_resizes_images: s.server_resizes_images,
     server_tracks_progress: s.server_tracks_progress,
-    total_archives: countArchives(deps.db),
+    // The index keeps the count for free; counting rows in SQLite scans the table (~40 ms at 100k).
+    total_archives: deps.search.ready ? deps.search.archiveCount() : countArchives(deps.db),
     total_pages_read: deps.settings.getInternal<number>('total_pages_read') ?? 0,
     version: API_VERSION,
     version_desc: `Tankobun ${pkg.version}: a LANraragi-compatible library server on Bun`,

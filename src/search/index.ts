@@ -157,6 +157,11 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       state.tanks.delete(id)
     },
 
+    archiveCount() {
+      current()
+      return universe(false, false).length
+    },
+
     clearCache() {
       epoch++
       cache.clear()

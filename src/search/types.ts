@@ -46,6 +46,8 @@ export type SearchIndex = {
   /** Re-reads one Tankoubon (name, tags, members) from the database. */
   refreshTankoubon(id: string): void
   removeTankoubon(id: string): void
+  /** Live archives in the index (Tankoubons not counted): /api/info's total_archives. */
+  archiveCount(): number
   /** Drops cached results (DELETE /api/search/cache); never needed for correctness. */
   clearCache(): void
   /** Runs a search; `cacheKey` (all parameters, normalized) lets equal searches reuse a result. */

@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
+import { seedArchive, seedTankoubon } from '../helpers/seed.ts'
 
 type Wire = Record<string, any>
 
@@ -277,6 +278,18 @@ describe('server info', () => {
     expect(info.version_name).toContain('Tankobun')
     expect(info.total_archives).toBe(2)
     expect(info.has_password).toBe(true)
+  })
+
+  it('counts archives (not Tankoubons) in total_archives and follows writes at once', async () => {
+    await using other = await startTestServer()
+    await other.idle()
+    const session = await other.login()
+    const [a, b, c] = [seedArchive(other.deps), seedArchive(other.deps), seedArchive(other.deps)]
+    seedTankoubon(other.deps, { name: 'Holds two', members: [a.id, b.id] })
+    const total = async () => (await json(await other.req('/api/info'))).total_archives
+    expect(await total()).toBe(3)
+    await other.req(`/api/archives/${c.id}`, { method: 'DELETE', cookie: session })
+    expect(await total()).toBe(2)
   })
 
   it('cleans the temp folder', async () => {
