@@ -16,5 +16,7 @@ await Promise.all(
   }),
 )
 const secs = (performance.now() - started) / 1000
-console.log(JSON.stringify({ served, pagesPerSec: served / secs, mbPerSec: bytes / secs / 1024 / 1024 }))
+console.log(
+  JSON.stringify({ served, pagesPerSec: served / secs, mbPerSec: bytes / secs / 1024 / 1024 }),
+)
 export {}

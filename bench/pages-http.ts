@@ -29,27 +29,51 @@ try {
   const distinct = await Promise.all(Array.from({ length: 8 }, (_, i) => page(i)))
   const entries = (tag: string): Entry[] => [
     { name: 'id.txt', data: new TextEncoder().encode(tag) },
-    ...Array.from({ length: PAGES }, (_, i) => ({ name: `${String(i + 1).padStart(3, '0')}.jpg`, data: distinct[i % 8]! })),
+    ...Array.from({ length: PAGES }, (_, i) => ({
+      name: `${String(i + 1).padStart(3, '0')}.jpg`,
+      data: distinct[i % 8]!,
+    })),
   ]
   const zipA = buildZip(entries('a'))
   await writeFile(join(content, 'A.cbz'), zipA)
   await writeFile(join(content, 'B.cbz'), buildZip(entries('b')))
-  console.log(`${PAGES} pages of 1400x2000, ${(zipA.length / 1024 ** 2).toFixed(1)} MB per archive, ~${Math.round(distinct[0]!.length / 1024)} KB per page`)
+  console.log(
+    `${PAGES} pages of 1400x2000, ${(zipA.length / 1024 ** 2).toFixed(1)} MB per archive, ~${Math.round(distinct[0]!.length / 1024)} KB per page`,
+  )
 
   const config = loadConfig({}, [], {
-    port: 0, host: '127.0.0.1', dataDir: join(root, 'data'), contentDir: content, watch: false, password: 'bench', logLevel: 'error',
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: join(root, 'data'),
+    contentDir: content,
+    watch: false,
+    password: 'bench',
+    logLevel: 'error',
   })
   const server = await startServer(config, { announce: () => {} })
   await server.catalog.idle()
-  const login = await fetch(server.url + '/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: 'bench' }) })
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
-  const list = (await (await fetch(server.url + '/api/archives', { headers: { cookie } })).json()) as { arcid: string; title: string }[]
+  const login = await fetch(server.url + '/api/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ password: 'bench' }),
+  })
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
+  const list = (await (
+    await fetch(server.url + '/api/archives', { headers: { cookie } })
+  ).json()) as { arcid: string; title: string }[]
   const idOf = (title: string) => list.find((a) => a.title === title)!.arcid
 
   // Warm the HTTP path on archive A, then time archive B, never opened.
-  const filesA = (await (await fetch(`${server.url}/api/archives/${idOf('A')}/files`, { headers: { cookie } })).json()) as { pages: string[] }
+  const filesA = (await (
+    await fetch(`${server.url}/api/archives/${idOf('A')}/files`, { headers: { cookie } })
+  ).json()) as { pages: string[] }
   await (await fetch(server.url + filesA.pages[0], { headers: { cookie } })).arrayBuffer()
-  const filesB = (await (await fetch(`${server.url}/api/archives/${idOf('B')}/files`, { headers: { cookie } })).json()) as { pages: string[] }
+  const filesB = (await (
+    await fetch(`${server.url}/api/archives/${idOf('B')}/files`, { headers: { cookie } })
+  ).json()) as { pages: string[] }
   let t = performance.now()
   await (await fetch(server.url + filesB.pages[0], { headers: { cookie } })).arrayBuffer()
   console.log(`first page of a never-opened archive: ${(performance.now() - t).toFixed(2)} ms`)
@@ -62,10 +86,21 @@ try {
   console.log(`later pages: p50 ${median(later).toFixed(2)} ms`)
 
   const urlsFile = join(root, 'urls.txt')
-  await writeFile(urlsFile, [...filesA.pages, ...filesB.pages].map((p) => server.url + p).join('\n'))
-  const client = Bun.spawn([process.execPath, join(import.meta.dir, 'load-client.ts'), urlsFile, cookie, '5', '16'], { stdout: 'pipe' })
-  const out = JSON.parse(await new Response(client.stdout).text()) as { pagesPerSec: number; mbPerSec: number }
-  console.log(`throughput (separate client process, 16 keep-alive connections): ${Math.round(out.pagesPerSec)} pages/s, ${Math.round(out.mbPerSec)} MB/s`)
+  await writeFile(
+    urlsFile,
+    [...filesA.pages, ...filesB.pages].map((p) => server.url + p).join('\n'),
+  )
+  const client = Bun.spawn(
+    [process.execPath, join(import.meta.dir, 'load-client.ts'), urlsFile, cookie, '5', '16'],
+    { stdout: 'pipe' },
+  )
+  const out = JSON.parse(await new Response(client.stdout).text()) as {
+    pagesPerSec: number
+    mbPerSec: number
+  }
+  console.log(
+    `throughput (separate client process, 16 keep-alive connections): ${Math.round(out.pagesPerSec)} pages/s, ${Math.round(out.mbPerSec)} MB/s`,
+  )
   await server.stop()
 } finally {
   rmSync(root, { recursive: true, force: true })

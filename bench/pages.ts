@@ -20,9 +20,7 @@ const CONCURRENT_MS = 2000
 async function noisePage(seed: number): Promise<Uint8Array> {
   const noise = { type: 'gaussian' as const, mean: 100 + seed * 10, sigma: 20 }
   const create = { width: 1400, height: 2000, channels: 3 as const, background: '#000', noise }
-  const bytes = await sharp({ create })
-    .jpeg({ quality: 70 })
-    .toBuffer()
+  const bytes = await sharp({ create }).jpeg({ quality: 70 }).toBuffer()
   return new Uint8Array(bytes)
 }
 

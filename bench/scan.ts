@@ -14,7 +14,11 @@ import { buildZip, makeJpeg } from '../test/helpers/fixtures.ts'
 async function makeNoisyJpeg(width: number, height: number): Promise<Uint8Array> {
   const pixels = Buffer.alloc(width * height * 3)
   for (let i = 0; i < pixels.length; i++) pixels[i] = ((i * 7) % 251) ^ ((Math.random() * 64) | 0)
-  return new Uint8Array(await sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer())
+  return new Uint8Array(
+    await sharp(pixels, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 85 })
+      .toBuffer(),
+  )
 }
 
 const ARCHIVES = Number(process.argv[2] ?? 10_000)
@@ -26,7 +30,8 @@ const content = join(root, 'content')
 try {
   // 1. Catalogue rate over small CBZs (covers excluded: the thumbnails job is not waited for here).
   const page = await makeJpeg(64, 96, 1)
-  for (let dir = 0; dir < Math.ceil(ARCHIVES / 500); dir++) mkdirSync(join(content, `d${dir}`), { recursive: true })
+  for (let dir = 0; dir < Math.ceil(ARCHIVES / 500); dir++)
+    mkdirSync(join(content, `d${dir}`), { recursive: true })
   const writes: Promise<void>[] = []
   for (let i = 0; i < ARCHIVES; i++) {
     const zip = buildZip([
@@ -40,8 +45,13 @@ try {
   await Promise.all(writes)
 
   const config = loadConfig({}, [], {
-    port: 0, host: '127.0.0.1', dataDir: join(root, 'data'), contentDir: content, watch: false,
-    password: 'bench', logLevel: 'error',
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: join(root, 'data'),
+    contentDir: content,
+    watch: false,
+    password: 'bench',
+    logLevel: 'error',
   })
   const started = performance.now()
   const server = await startServer(config, { announce: () => {} })
@@ -59,15 +69,23 @@ try {
   const scanMs = performance.now() - started
   await probe
   infoTimes.sort((a, b) => a - b)
-  console.log(`scan: ${ARCHIVES} archives in ${(scanMs / 1000).toFixed(2)} s = ${Math.round(ARCHIVES / (scanMs / 1000))} archives/s`)
-  console.log(`  /api/info during the scan: p50 ${infoTimes[25]!.toFixed(1)} ms, max ${infoTimes.at(-1)!.toFixed(1)} ms`)
+  console.log(
+    `scan: ${ARCHIVES} archives in ${(scanMs / 1000).toFixed(2)} s = ${Math.round(ARCHIVES / (scanMs / 1000))} archives/s`,
+  )
+  console.log(
+    `  /api/info during the scan: p50 ${infoTimes[25]!.toFixed(1)} ms, max ${infoTimes.at(-1)!.toFixed(1)} ms`,
+  )
 
   // Let the automatic cover job finish, then measure idle RSS.
-  for (const job of server.deps.jobs.list().filter((j) => j.state !== 'finished' && j.state !== 'failed'))
+  for (const job of server.deps.jobs
+    .list()
+    .filter((j) => j.state !== 'finished' && j.state !== 'failed'))
     await server.deps.jobs.waitFor(job.id)
   Bun.gc(true)
   await Bun.sleep(500)
-  console.log(`idle RSS with ${ARCHIVES} archives catalogued: ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MB`)
+  console.log(
+    `idle RSS with ${ARCHIVES} archives catalogued: ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MB`,
+  )
   await server.stop()
 
   // 2. Cover rate from 1400x2000 JPEG pages (WebP, 500 px tall).
@@ -75,12 +93,24 @@ try {
   mkdirSync(coverContent, { recursive: true })
   const big = await makeNoisyJpeg(1400, 2000)
   for (let i = 0; i < COVERS; i++)
-    await writeFile(join(coverContent, `Cover ${i}.cbz`), buildZip([
-      { name: 'id.txt', data: new TextEncoder().encode(`cover ${i}`) },
-      { name: '001.jpg', data: big },
-    ]))
+    await writeFile(
+      join(coverContent, `Cover ${i}.cbz`),
+      buildZip([
+        { name: 'id.txt', data: new TextEncoder().encode(`cover ${i}`) },
+        { name: '001.jpg', data: big },
+      ]),
+    )
   const coverServer = await startServer(
-    { ...config, port: 0, dataDir: join(root, 'data2'), contentDir: coverContent, thumbsDir: join(root, 'data2', 'thumbs'), tempDir: join(root, 'data2', 'temp'), pluginsDir: join(root, 'data2', 'plugins'), dbPath: join(root, 'data2', 'db.sqlite') },
+    {
+      ...config,
+      port: 0,
+      dataDir: join(root, 'data2'),
+      contentDir: coverContent,
+      thumbsDir: join(root, 'data2', 'thumbs'),
+      tempDir: join(root, 'data2', 'temp'),
+      pluginsDir: join(root, 'data2', 'plugins'),
+      dbPath: join(root, 'data2', 'db.sqlite'),
+    },
     { announce: () => {} },
   )
   await coverServer.catalog.idle()
@@ -88,7 +118,9 @@ try {
   const t0 = performance.now()
   if (regen) await coverServer.deps.jobs.waitFor(regen.id)
   const coverSecs = (performance.now() - t0) / 1000
-  console.log(`covers: ${COVERS} WebP thumbnails from 1400x2000 JPEGs in ${coverSecs.toFixed(2)} s = ${(COVERS / coverSecs).toFixed(1)}/s`)
+  console.log(
+    `covers: ${COVERS} WebP thumbnails from 1400x2000 JPEGs in ${coverSecs.toFixed(2)} s = ${(COVERS / coverSecs).toFixed(1)}/s`,
+  )
   await coverServer.stop()
 } finally {
   rmSync(root, { recursive: true, force: true })

@@ -28,8 +28,10 @@ const random = () => {
 }
 const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!
 
-const SYLLABLES = ('ka ki ku ke ko sa shi su se so ta chi tsu te to na ni nu ne no ha hi fu he ho ' +
-  'ma mi mu me mo ya yu yo ra ri ru re ro wa n').split(' ')
+const SYLLABLES = (
+  'ka ki ku ke ko sa shi su se so ta chi tsu te to na ni nu ne no ha hi fu he ho ' +
+  'ma mi mu me mo ya yu yo ra ri ru re ro wa n'
+).split(' ')
 const word = () => {
   const length = 2 + Math.floor(random() * 3)
   return Array.from({ length }, () => pick(SYLLABLES)).join('')
@@ -209,7 +211,10 @@ try {
     const id = pick(ids)
     const marker = `misc:bench edit ${i}`
     let t = performance.now()
-    const edit = await call(`/api/archives/${id}/metadata?tags=${encodeURIComponent(marker)}`, 'PUT')
+    const edit = await call(
+      `/api/archives/${id}/metadata?tags=${encodeURIComponent(marker)}`,
+      'PUT',
+    )
     await edit.arrayBuffer()
     edits.push(performance.now() - t)
     t = performance.now()

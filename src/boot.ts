@@ -31,7 +31,13 @@ export async function startServer(
   config: Config,
   options: { announce?: (line: string) => void } = {},
 ): Promise<Server> {
-  for (const dir of [config.dataDir, config.contentDir, config.thumbsDir, config.tempDir, config.pluginsDir])
+  for (const dir of [
+    config.dataDir,
+    config.contentDir,
+    config.thumbsDir,
+    config.tempDir,
+    config.pluginsDir,
+  ])
     mkdirSync(dir, { recursive: true })
   const db = openDb(config.dbPath)
   const settings = openSettings(db)

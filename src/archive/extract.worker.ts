@@ -2,10 +2,7 @@
 // in one pass (solid archives decode once), with libarchive.js's WASM build.
 import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import {
-  getWasmModule,
-  type LibarchiveModule,
-} from 'libarchive.js/src/webworker/wasm-module.js'
+import { getWasmModule, type LibarchiveModule } from 'libarchive.js/src/webworker/wasm-module.js'
 import { AppError, fail } from '../errors.ts'
 import { serveCalls } from '../workers/protocol.ts'
 import { isPageName, normalizeEntryName, selectPages, unsafeReason } from './entries.ts'

@@ -12,7 +12,10 @@ const startsWith = (head: Uint8Array, magic: number[], at = 0): boolean =>
 export function isTarHeader(block: Uint8Array): boolean {
   if (block.length < 512) return false
   if (startsWith(block, [0x75, 0x73, 0x74, 0x61, 0x72], 257)) return true // 'ustar'
-  const field = new TextDecoder().decode(block.subarray(148, 156)).replace(/[\0 ]+$/, '').trim()
+  const field = new TextDecoder()
+    .decode(block.subarray(148, 156))
+    .replace(/[\0 ]+$/, '')
+    .trim()
   if (!/^[0-7]+$/.test(field)) return false
   let sum = 0
   for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 0x20 : block[i]!

@@ -52,10 +52,12 @@ export function createArchiveReader(options: ArchiveReaderOptions): ArchiveReade
   }
 
   function closeSlot(slot: Slot): void {
-    slot.source.then(
-      (source) => source.close(),
-      () => undefined, // the opener already reported its failure to the caller
-    ).catch((err: Error) => log.warn('closing archive failed', { err: err.message }))
+    slot.source
+      .then(
+        (source) => source.close(),
+        () => undefined, // the opener already reported its failure to the caller
+      )
+      .catch((err: Error) => log.warn('closing archive failed', { err: err.message }))
   }
 
   function retire(path: string, slot: Slot): void {

@@ -20,12 +20,14 @@ export function parseArchiveId(v: string | undefined): ArchiveId {
 }
 
 export function parseTankoubonId(v: string | undefined): TankoubonId {
-  if (!v || !isTankoubonId(v)) throw fail.bad_request(`Invalid Tankoubon ID: ${String(v).slice(0, 64)}`)
+  if (!v || !isTankoubonId(v))
+    throw fail.bad_request(`Invalid Tankoubon ID: ${String(v).slice(0, 64)}`)
   return v
 }
 
 export function parseCategoryId(v: string | undefined): CategoryId {
-  if (!v || !isCategoryId(v)) throw fail.bad_request(`Invalid category ID: ${String(v).slice(0, 64)}`)
+  if (!v || !isCategoryId(v))
+    throw fail.bad_request(`Invalid category ID: ${String(v).slice(0, 64)}`)
   return v
 }
 

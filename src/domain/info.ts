@@ -12,7 +12,8 @@ export function serverInfo(deps: Deps) {
   return {
     archives_per_page: s.archives_per_page,
     authenticated_progress: s.authenticated_progress,
-    cache_last_cleared: deps.settings.getInternal<number>('cache_last_cleared') ?? Math.floor(deps.startedAt / 1000),
+    cache_last_cleared:
+      deps.settings.getInternal<number>('cache_last_cleared') ?? Math.floor(deps.startedAt / 1000),
     debug_mode: s.debug_mode,
     excluded_namespaces: s.excluded_namespaces,
     has_password: passwordEnabled(deps.settings),

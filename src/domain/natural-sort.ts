@@ -2,7 +2,8 @@
 // comparison used for page lists, title sorting and tag-value sorting.
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })
 
-export const naturalCompare = (a: string, b: string): number => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0)
+export const naturalCompare = (a: string, b: string): number =>
+  collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0)
 
 export function naturalSort(values: string[]): string[] {
   return values.sort(naturalCompare)

@@ -6,7 +6,8 @@ import type { Deps } from '../deps.ts'
 async function folderBytes(dir: string): Promise<number> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
   let total = 0
-  for (const e of entries) if (e.isFile()) total += (await stat(join(e.parentPath, e.name)).catch(() => null))?.size ?? 0
+  for (const e of entries)
+    if (e.isFile()) total += (await stat(join(e.parentPath, e.name)).catch(() => null))?.size ?? 0
   return total
 }
 

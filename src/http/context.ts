@@ -26,25 +26,27 @@ export function requestContext(deps: Deps) {
     if (!context) checked.set(request, (context = checkRequest(deps, request, route, server)))
     return context
   }
-  return new Elysia({ name: 'request-context', seed })
-    // Before the body is read: a caller without the right credentials must not make the server
-    // buffer an upload, and gets its 401/403 rather than a 400 about a body it may not send.
-    .onParse({ as: 'global' }, async ({ request, route, server }) => {
-      await authorize(request, route, server)
-    })
-    .derive({ as: 'global' }, ({ request, route, server }) => authorize(request, route, server))
-    .onAfterHandle({ as: 'global' }, ({ response, request, route }) => {
-      if (isPlainEnvelope(response) && !('operation' in response)) {
-        return { operation: policyOf(request.method, route)?.op ?? '', ...response }
-      }
-    })
-    .onError({ as: 'global' }, ({ code, error, request, route }) => {
-      const op = route ? (policyOf(request.method, route)?.op ?? '') : ''
-      // Elysia wraps what a parse hook throws (the access check above) in a ParseError.
-      const cause = code === 'PARSE' ? (error as Error).cause : undefined
-      if (cause instanceof AppError) return renderError(op, 'APP', cause)
-      return renderError(op, code, error)
-    })
+  return (
+    new Elysia({ name: 'request-context', seed })
+      // Before the body is read: a caller without the right credentials must not make the server
+      // buffer an upload, and gets its 401/403 rather than a 400 about a body it may not send.
+      .onParse({ as: 'global' }, async ({ request, route, server }) => {
+        await authorize(request, route, server)
+      })
+      .derive({ as: 'global' }, ({ request, route, server }) => authorize(request, route, server))
+      .onAfterHandle({ as: 'global' }, ({ response, request, route }) => {
+        if (isPlainEnvelope(response) && !('operation' in response)) {
+          return { operation: policyOf(request.method, route)?.op ?? '', ...response }
+        }
+      })
+      .onError({ as: 'global' }, ({ code, error, request, route }) => {
+        const op = route ? (policyOf(request.method, route)?.op ?? '') : ''
+        // Elysia wraps what a parse hook throws (the access check above) in a ParseError.
+        const cause = code === 'PARSE' ? (error as Error).cause : undefined
+        if (cause instanceof AppError) return renderError(op, 'APP', cause)
+        return renderError(op, code, error)
+      })
+  )
 }
 
 async function checkRequest(

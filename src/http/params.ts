@@ -22,7 +22,9 @@ export function parseInteger(
   }
   if (!/^-?\d{1,15}$/.test(value.trim())) throw fail.bad_request(`${name} must be an integer.`)
   const n = Number(value.trim())
-  if (options.min !== undefined && n < options.min) throw fail.bad_request(`${name} must be at least ${options.min}.`)
-  if (options.max !== undefined && n > options.max) throw fail.bad_request(`${name} must be at most ${options.max}.`)
+  if (options.min !== undefined && n < options.min)
+    throw fail.bad_request(`${name} must be at least ${options.min}.`)
+  if (options.max !== undefined && n > options.max)
+    throw fail.bad_request(`${name} must be at most ${options.max}.`)
   return n
 }

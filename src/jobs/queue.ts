@@ -110,7 +110,12 @@ export function createJobQueue(db: Db): JobQueue {
     const startedAt = Date.now()
     updateJob(db, id, { state: 'active', startedAt })
     const abort = new AbortController()
-    const entry: Live = { row: { ...row, state: 'active', startedAt }, lastWrite: 0, abort, done: Promise.resolve() }
+    const entry: Live = {
+      row: { ...row, state: 'active', startedAt },
+      lastWrite: 0,
+      abort,
+      done: Promise.resolve(),
+    }
     live.set(id, entry)
     const flush = (force: boolean) => {
       const now = Date.now()
@@ -180,7 +185,11 @@ export function createJobQueue(db: Db): JobQueue {
       if (!kind) throw fail.internal(`unknown job kind ${name}`)
       const uniqueKey = kind.uniqueKey?.(args) ?? null
       if (uniqueKey) {
-        const existing = findLiveJobByKey(db, uniqueKey, kind.mergeActive === false ? ['queued'] : ['queued', 'active'])
+        const existing = findLiveJobByKey(
+          db,
+          uniqueKey,
+          kind.mergeActive === false ? ['queued'] : ['queued', 'active'],
+        )
         if (existing) return existing.id
       }
       const row = insertJob(db, { name, args, uniqueKey, priority: options.priority ?? 0 })
@@ -188,7 +197,9 @@ export function createJobQueue(db: Db): JobQueue {
       queue.push(row.id)
       // Higher priority first, then first come first served.
       if (options.priority) {
-        const prio = new Map(queue.map((id) => [id, id === row.id ? row.priority : (findJob(db, id)?.priority ?? 0)]))
+        const prio = new Map(
+          queue.map((id) => [id, id === row.id ? row.priority : (findJob(db, id)?.priority ?? 0)]),
+        )
         queue.sort((a, b) => prio.get(b)! - prio.get(a)! || a - b)
       }
       pending.set(name, queue)

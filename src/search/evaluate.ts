@@ -56,12 +56,7 @@ export function ensureCapacity(marks: Marks, capacity: number): void {
 }
 
 /** Whether a live slot belongs to the library view (grouped: Tankoubons and loose archives). */
-function inUniverse(
-  store: Store,
-  slot: number,
-  grouped: boolean,
-  tanksOnly: boolean,
-): boolean {
+function inUniverse(store: Store, slot: number, grouped: boolean, tanksOnly: boolean): boolean {
   if (!store.alive[slot]) return false
   if (store.kind[slot] === TANK) return grouped && store.groupCount[slot]! > 0
   return !tanksOnly && (!grouped || store.groupCount[slot] === 0)

@@ -205,5 +205,7 @@ export function createStore(vocab: Vocabulary) {
 
 /** Lower-cased, one line (the text column keeps one title per line). */
 function foldTitle(value: string): string {
-  return foldCase(value).replace(/[\r\n]+/g, ' ').trim()
+  return foldCase(value)
+    .replace(/[\r\n]+/g, ' ')
+    .trim()
 }

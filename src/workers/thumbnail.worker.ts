@@ -58,9 +58,11 @@ async function makeThumbnail(request: Extract<ThumbnailRequest, { kind: 'thumbna
 }
 
 async function readDimensions(input: Uint8Array): Promise<{ width: number; height: number }> {
-  const meta = await sharp(input, decodeOptions).metadata().catch((err) => {
-    throw undecodable(err)
-  })
+  const meta = await sharp(input, decodeOptions)
+    .metadata()
+    .catch((err) => {
+      throw undecodable(err)
+    })
   // Browsers lay pages out EXIF-rotated, so report the oriented size.
   const { width, height } = meta.autoOrient ?? meta
   if (!width || !height) throw fail.unprocessable('undecodable image: no dimensions')

@@ -316,7 +316,10 @@ export async function makeCorrupt(
   kind: CorruptKind = 'truncated-zip',
 ): Promise<string> {
   if (kind === 'garbage')
-    return writeOut(path, new Uint8Array(4096).map((_, i) => (i * 7919) % 251))
+    return writeOut(
+      path,
+      new Uint8Array(4096).map((_, i) => (i * 7919) % 251),
+    )
   const entries = await makePages(path, { pages: 3, width: 64, height: 64 })
   const whole =
     kind === 'truncated-zip'

@@ -13,7 +13,10 @@ export type TestServer = Server & {
   root: string
   contentDir: string
   /** fetch relative to the server, JSON bodies encoded for you. */
-  req(path: string, init?: RequestInit & { json?: unknown; cookie?: string; token?: string }): Promise<Response>
+  req(
+    path: string,
+    init?: RequestInit & { json?: unknown; cookie?: string; token?: string },
+  ): Promise<Response>
   /** A session cookie header value for the admin password. */
   login(): Promise<string>
   /** Waits for the initial scan (and any rescan in flight) to finish. */

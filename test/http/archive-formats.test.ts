@@ -18,13 +18,33 @@ type Made = {
 /** File name -> how it was made; readable ones are served, page for page. */
 const READABLE: Record<string, Made> = {
   'Stored.cbz': { options: { pages: 3 }, make: (p, o) => fx.makeCbz(p, o), job: false },
-  'Deflated.zip': { options: { pages: 2 }, make: (p, o) => fx.makeCbz(p, { ...o, compression: 'deflate' }), job: false },
-  'Plain.cbt': { options: { names: ['b/2.jpg', 'b/10.jpg', 'a/1.jpg'] }, make: (p, o) => fx.makeTar(p, o), job: false },
+  'Deflated.zip': {
+    options: { pages: 2 },
+    make: (p, o) => fx.makeCbz(p, { ...o, compression: 'deflate' }),
+    job: false,
+  },
+  'Plain.cbt': {
+    options: { names: ['b/2.jpg', 'b/10.jpg', 'a/1.jpg'] },
+    make: (p, o) => fx.makeTar(p, o),
+    job: false,
+  },
   'Gzipped.tar.gz': { options: { pages: 2 }, make: (p, o) => fx.makeTarGz(p, o), job: true },
   'Solid.cb7': { options: { pages: 3 }, make: (p, o) => fx.make7z(p, o), job: true },
-  'Loose.7z': { options: { pages: 2 }, make: (p, o) => fx.make7z(p, { ...o, solid: false }), job: true },
-  'Stored.cbr': { options: { names: ['x/p1.jpg', 'x/p2.jpg'] }, make: (p, o) => fx.makeRar4(p, o), job: true },
-  'Bzip2.cbz': { options: { pages: 2 }, make: (p, o) => fx.makeZipWith7z(p, { ...o, method: 'BZip2' }), job: false },
+  'Loose.7z': {
+    options: { pages: 2 },
+    make: (p, o) => fx.make7z(p, { ...o, solid: false }),
+    job: true,
+  },
+  'Stored.cbr': {
+    options: { names: ['x/p1.jpg', 'x/p2.jpg'] },
+    make: (p, o) => fx.makeRar4(p, o),
+    job: true,
+  },
+  'Bzip2.cbz': {
+    options: { pages: 2 },
+    make: (p, o) => fx.makeZipWith7z(p, { ...o, method: 'BZip2' }),
+    job: false,
+  },
 }
 
 /** File name -> a word the logged reason must contain. */
@@ -54,7 +74,8 @@ async function json(res: Response): Promise<Wire> {
 beforeAll(async () => {
   app = await startTestServer({
     beforeStart: async (content) => {
-      for (const [name, { options, make }] of Object.entries(READABLE)) await make(join(content, name), options)
+      for (const [name, { options, make }] of Object.entries(READABLE))
+        await make(join(content, name), options)
       await fx.makeZipBomb(join(content, 'Lying bomb.cbz'), 'lying')
       await fx.makeEncryptedZip(join(content, 'Encrypted.cbz'))
       await fx.make7z(join(content, 'Encrypted.cb7'), { pages: 1, password: 'secret' })
@@ -103,7 +124,9 @@ describe('archive formats over HTTP', () => {
       expect(done.state).toBe('finished')
     } else expect(files.job).toBeNull()
     const expected = await fx.makePages(join(app.contentDir, name), options)
-    const natural = [...expected].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }))
+    const natural = [...expected].sort((a, b) =>
+      a.name.localeCompare(b.name, undefined, { numeric: true }),
+    )
     expect(files.pages).toHaveLength(expected.length)
     for (const [i, url] of (files.pages as string[]).entries()) {
       expect(url).toStartWith(`/api/archives/${id}/page?path=`)
@@ -119,13 +142,17 @@ describe('archive formats over HTTP', () => {
     const id = byFile['Solid.cb7']!.arcid
     const res = await json(await app.req(`/api/archives/${id}/page-dimensions`, { cookie }))
     expect(res).toMatchObject({ operation: 'page_dimensions', success: 1 })
-    expect(res.dimensions).toEqual([1, 2, 3].map((page) => ({ page, path: `00${page}.jpg`, width: 16, height: 24 })))
+    expect(res.dimensions).toEqual(
+      [1, 2, 3].map((page) => ({ page, path: `00${page}.jpg`, width: 16, height: 24 })),
+    )
   })
 })
 
 describe('hostile and broken files', () => {
   it('reports each one with its reason in the rescan result and catalogues none of them', () => {
-    const reasons = Object.fromEntries((scan.unreadable as Wire[]).map((u) => [u.path, u.reason as string]))
+    const reasons = Object.fromEntries(
+      (scan.unreadable as Wire[]).map((u) => [u.path, u.reason as string]),
+    )
     for (const [name, word] of Object.entries(REFUSED)) {
       expect(byFile[name]).toBeUndefined()
       expect(reasons[name]).toContain(word)
@@ -169,10 +196,17 @@ describe('hostile and broken files', () => {
       ['Garbage.cbz', 415],
     ] as const) {
       const form = new FormData()
-      form.set('file', new File([await Bun.file(join(app.contentDir, name)).bytes()], `Upload ${name}`))
+      form.set(
+        'file',
+        new File([await Bun.file(join(app.contentDir, name)).bytes()], `Upload ${name}`),
+      )
       const res = await app.req('/api/archives/upload', { method: 'PUT', body: form, cookie })
       expect(res.status).toBe(status)
-      expect(await json(res)).toMatchObject({ operation: 'upload', success: 0, error: expect.any(String) })
+      expect(await json(res)).toMatchObject({
+        operation: 'upload',
+        success: 0,
+        error: expect.any(String),
+      })
     }
     expect((await readdir(app.contentDir)).sort()).toEqual(before)
   })

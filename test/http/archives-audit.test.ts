@@ -17,7 +17,9 @@ async function json(res: Response): Promise<Wire> {
 beforeAll(async () => {
   app = await startTestServer({
     beforeStart: async (content) => {
-      await makeCbz(join(content, 'Gamma.cbz'), { names: ['sub/001.jpg', 'sub/002.jpg', 'sub/003.jpg'] })
+      await makeCbz(join(content, 'Gamma.cbz'), {
+        names: ['sub/001.jpg', 'sub/002.jpg', 'sub/003.jpg'],
+      })
     },
   })
   await app.idle()
@@ -57,7 +59,9 @@ describe('metadata', () => {
   it('serves the deprecated GET /api/archives/{id} like /metadata', async () => {
     const res = await app.req(`/api/archives/${id}`, { cookie })
     expect(res.status).toBe(200)
-    expect(await json(res)).toEqual(await json(await app.req(`/api/archives/${id}/metadata`, { cookie })))
+    expect(await json(res)).toEqual(
+      await json(await app.req(`/api/archives/${id}/metadata`, { cookie })),
+    )
     const unknown = await app.req(`/api/archives/${'c'.repeat(40)}`, { cookie })
     expect(unknown.status).toBe(400)
     expect(await json(unknown)).toMatchObject({ operation: 'metadata', success: 0 })
@@ -77,7 +81,9 @@ describe('New flag and toc', () => {
     expect(await json(set)).toMatchObject({ operation: 'add_new', success: 1 })
     const clear = await app.req(`/api/archives/${id}/isnew`, { method: 'DELETE', cookie })
     expect(await json(clear)).toEqual({ operation: 'clear_new', success: 1, id })
-    expect((await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))).isnew).toBe('false')
+    expect((await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))).isnew).toBe(
+      'false',
+    )
   })
 
   it('adds and removes toc entries as add_toc / remove_toc, removal being idempotent', async () => {
@@ -116,7 +122,9 @@ describe('progress', () => {
       expect(res.status).toBe(400)
       expect(await json(res)).toMatchObject({ operation: 'update_progress', success: 0 })
     }
-    const ok = await json(await app.req(`/api/archives/${id}/progress/3`, { method: 'PUT', cookie }))
+    const ok = await json(
+      await app.req(`/api/archives/${id}/progress/3`, { method: 'PUT', cookie }),
+    )
     expect(ok).toMatchObject({ operation: 'update_progress', success: 1, id, page: 3 })
     expect(Number.isInteger(ok.lastreadtime)).toBe(true)
   })
@@ -147,7 +155,11 @@ describe('jobs', () => {
   it('answers 202 {job, operation, success} for a thumbnail under no_fallback', async () => {
     const res = await app.req(`/api/archives/${id}/thumbnail?no_fallback=true&page=0`, { cookie })
     if (res.status === 202) {
-      expect(await json(res)).toEqual({ operation: 'serve_thumbnail', success: 1, job: expect.any(Number) })
+      expect(await json(res)).toEqual({
+        operation: 'serve_thumbnail',
+        success: 1,
+        job: expect.any(Number),
+      })
     } else {
       expect(res.status).toBe(200)
       expect(res.headers.get('content-type')).toStartWith('image/')

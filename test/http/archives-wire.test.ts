@@ -97,10 +97,16 @@ describe('thumbnails', () => {
     expect(webp.headers.get('content-type')).toBe('image/webp')
     expect((await sharp(new Uint8Array(await webp.arrayBuffer())).metadata()).height).toBe(500)
 
-    const set = await app.req('/api/settings', { method: 'PUT', cookie, json: { thumbnail_format: 'jpeg' } })
+    const set = await app.req('/api/settings', {
+      method: 'PUT',
+      cookie,
+      json: { thumbnail_format: 'jpeg' },
+    })
     expect(set.status).toBe(200)
     try {
-      const regen = await json(await app.req('/api/regen_thumbs?force=true', { method: 'POST', cookie }))
+      const regen = await json(
+        await app.req('/api/regen_thumbs?force=true', { method: 'POST', cookie }),
+      )
       const job = regen.job as number
       expect(regen).toEqual({ operation: 'regen_thumbnails', success: 1, job: expect.any(Number) })
       expect((await app.deps.jobs.waitFor(job)).state).toBe('finished')
@@ -117,12 +123,19 @@ describe('thumbnails', () => {
 describe('PUT /api/archives/upload edge cases', () => {
   it('answers 400 Env (not 500) to a body that is not multipart', async () => {
     for (const init of [
-      { body: new Uint8Array([0x50, 0x4b, 3, 4]), headers: { 'content-type': 'application/octet-stream' } },
+      {
+        body: new Uint8Array([0x50, 0x4b, 3, 4]),
+        headers: { 'content-type': 'application/octet-stream' },
+      },
       { json: { file: 'not a file' } },
     ]) {
       const res = await app.req('/api/archives/upload', { method: 'PUT', cookie, ...init })
       expect(res.status).toBe(400)
-      expect(await json(res)).toMatchObject({ operation: 'upload', success: 0, error: expect.any(String) })
+      expect(await json(res)).toMatchObject({
+        operation: 'upload',
+        success: 0,
+        error: expect.any(String),
+      })
     }
   })
 

@@ -42,7 +42,14 @@ describe('GET /api/archives', () => {
     expect(list.map((a) => a.title).sort()).toEqual(['Alpha Story', 'Beta Tale'])
     const alpha = list.find((a) => a.title === 'Alpha Story')!
     expect(alpha.arcid).toMatch(/^[0-9a-f]{40}$/)
-    expect(alpha).toMatchObject({ filename: 'Alpha Story', extension: 'cbz', isnew: 'true', pagecount: 3, progress: 0, lastreadtime: 0 })
+    expect(alpha).toMatchObject({
+      filename: 'Alpha Story',
+      extension: 'cbz',
+      isnew: 'true',
+      pagecount: 3,
+      progress: 0,
+      lastreadtime: 0,
+    })
     expect(alpha.size).toBeGreaterThan(0)
     expect(alpha.tags).toMatch(/^date_added:\d+$/)
     expect(Array.isArray(alpha.toc)).toBe(true)
@@ -80,7 +87,11 @@ describe('GET/PUT /api/archives/:id/metadata', () => {
     expect(put.status).toBe(200)
     expect(await json(put)).toMatchObject({ operation: 'update_metadata', success: 1 })
     const meta = await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))
-    expect(meta).toMatchObject({ title: 'Beta, Revised', tags: 'artist:someone, female:glasses', summary: 'hello' })
+    expect(meta).toMatchObject({
+      title: 'Beta, Revised',
+      tags: 'artist:someone, female:glasses',
+      summary: 'hello',
+    })
   })
 
   it('also takes the fields from a form body, as LANraragi clients send them', async () => {
@@ -93,7 +104,9 @@ describe('GET/PUT /api/archives/:id/metadata', () => {
   })
 
   it('refuses metadata writes without credentials (401)', async () => {
-    const res = await app.req(`/api/archives/${ids['Alpha Story']}/metadata?title=x`, { method: 'PUT' })
+    const res = await app.req(`/api/archives/${ids['Alpha Story']}/metadata?title=x`, {
+      method: 'PUT',
+    })
     expect(res.status).toBe(401)
   })
 
@@ -130,7 +143,9 @@ describe('pages', () => {
   it('answers 400 for paths that are not pages of the archive', async () => {
     const id = ids['Alpha Story']
     for (const path of ['../../etc/passwd', '/etc/passwd', 'missing.jpg', '001.jpg\0x', '']) {
-      const res = await app.req(`/api/archives/${id}/page?path=${encodeURIComponent(path)}`, { cookie })
+      const res = await app.req(`/api/archives/${id}/page?path=${encodeURIComponent(path)}`, {
+        cookie,
+      })
       expect(res.status).toBe(400)
       expect(await json(res)).toMatchObject({ operation: 'serve_page', success: 0 })
     }
@@ -139,7 +154,9 @@ describe('pages', () => {
   })
 
   it('reports the natural size of the first pages', async () => {
-    const res = await json(await app.req(`/api/archives/${ids['Alpha Story']}/page-dimensions?count=2`, { cookie }))
+    const res = await json(
+      await app.req(`/api/archives/${ids['Alpha Story']}/page-dimensions?count=2`, { cookie }),
+    )
     expect(res.dimensions).toHaveLength(2)
     expect(res.dimensions[0]).toMatchObject({ page: 1, path: '001.jpg' })
     expect(res.dimensions[0].width).toBeGreaterThan(0)
@@ -159,16 +176,25 @@ describe('New flag, toc and progress', () => {
     const id = ids['Alpha Story']
     const cleared = await app.req(`/api/archives/${id}/isnew`, { method: 'DELETE', cookie })
     expect(await json(cleared)).toMatchObject({ id, operation: 'clear_new', success: 1 })
-    expect((await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))).isnew).toBe('false')
+    expect((await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))).isnew).toBe(
+      'false',
+    )
     await app.req(`/api/archives/${id}/isnew`, { method: 'PUT', cookie })
-    expect((await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))).isnew).toBe('true')
+    expect((await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))).isnew).toBe(
+      'true',
+    )
   })
 
   it('adds and removes toc entries shown in metadata', async () => {
     const id = ids['Alpha Story']
-    const add = await app.req(`/api/archives/${id}/toc?page=2&title=Chapter%20Two`, { method: 'PUT', cookie })
+    const add = await app.req(`/api/archives/${id}/toc?page=2&title=Chapter%20Two`, {
+      method: 'PUT',
+      cookie,
+    })
     expect(await json(add)).toMatchObject({ operation: 'add_toc', success: 1 })
-    expect((await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))).toc).toEqual([{ name: 'Chapter Two', page: 2 }])
+    expect((await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))).toc).toEqual([
+      { name: 'Chapter Two', page: 2 },
+    ])
     const missingTitle = await app.req(`/api/archives/${id}/toc?page=2`, { method: 'PUT', cookie })
     expect(missingTitle.status).toBe(400)
     const remove = await app.req(`/api/archives/${id}/toc?page=2`, { method: 'DELETE', cookie })
@@ -179,16 +205,25 @@ describe('New flag, toc and progress', () => {
   it('records progress with server time and refuses pages past the end', async () => {
     const id = ids['Alpha Story']
     const before = Math.floor(Date.now() / 1000)
-    const res = await json(await app.req(`/api/archives/${id}/progress/2`, { method: 'PUT', cookie }))
+    const res = await json(
+      await app.req(`/api/archives/${id}/progress/2`, { method: 'PUT', cookie }),
+    )
     expect(res).toMatchObject({ id, page: 2, operation: 'update_progress', success: 1 })
     expect(res.lastreadtime).toBeGreaterThanOrEqual(before)
-    expect((await app.req(`/api/archives/${id}/progress/4`, { method: 'PUT', cookie })).status).toBe(400)
-    expect((await app.req(`/api/archives/${id}/progress/0`, { method: 'PUT', cookie })).status).toBe(400)
+    expect(
+      (await app.req(`/api/archives/${id}/progress/4`, { method: 'PUT', cookie })).status,
+    ).toBe(400)
+    expect(
+      (await app.req(`/api/archives/${id}/progress/0`, { method: 'PUT', cookie })).status,
+    ).toBe(400)
   })
 
   it('answers 400 when server-side progress tracking is disabled', async () => {
     app.deps.settings.update({ server_tracks_progress: false })
-    const res = await app.req(`/api/archives/${ids['Alpha Story']}/progress/1`, { method: 'PUT', cookie })
+    const res = await app.req(`/api/archives/${ids['Alpha Story']}/progress/1`, {
+      method: 'PUT',
+      cookie,
+    })
     app.deps.settings.update({ server_tracks_progress: true })
     expect(res.status).toBe(400)
     expect((await json(res)).error).toContain('tracking')
@@ -227,7 +262,9 @@ describe('thumbnails', () => {
     if (first.status === 202) await app.deps.jobs.waitFor((await json(first)).job)
     const page = await app.req(`/api/archives/${id}/thumbnail?page=3`, { cookie })
     expect(page.headers.get('content-type')).toBe('image/webp')
-    const put = await json(await app.req(`/api/archives/${id}/thumbnail?page=2`, { method: 'PUT', cookie }))
+    const put = await json(
+      await app.req(`/api/archives/${id}/thumbnail?page=2`, { method: 'PUT', cookie }),
+    )
     expect(put).toMatchObject({ operation: 'update_thumbnail', success: 1 })
     expect(put.new_thumbnail).toContain(id)
     expect((await app.req(`/api/archives/${id}/thumbnail?page=9`, { cookie })).status).toBe(400)
@@ -250,14 +287,26 @@ describe('thumbnails', () => {
 
 describe('jobs', () => {
   it('exposes a finished job with JobStatus fields and LANraragi minion fields', async () => {
-    const { job } = await json(await app.req('/api/regen_thumbs?force=false', { method: 'POST', cookie }))
+    const { job } = await json(
+      await app.req('/api/regen_thumbs?force=false', { method: 'POST', cookie }),
+    )
     await app.deps.jobs.waitFor(job)
     const status = await json(await app.req(`/api/jobqueue/${job}`, { cookie }))
-    expect(status).toMatchObject({ id: String(job), name: 'regen_thumbs', state: 'finished', progress: 1, result_truncated: false, task: 'regen_thumbs' })
+    expect(status).toMatchObject({
+      id: String(job),
+      name: 'regen_thumbs',
+      state: 'finished',
+      progress: 1,
+      result_truncated: false,
+      task: 'regen_thumbs',
+    })
     expect(status.started_at).toBeGreaterThan(0)
     expect(status.finished_at).toBeGreaterThanOrEqual(status.started_at)
     expect('error' in status).toBe(false)
-    expect(await json(await app.req(`/api/minion/${job}`, { cookie }))).toMatchObject({ id: String(job), task: 'regen_thumbs' })
+    expect(await json(await app.req(`/api/minion/${job}`, { cookie }))).toMatchObject({
+      id: String(job),
+      task: 'regen_thumbs',
+    })
     const list = await json(await app.req('/api/jobs', { cookie }))
     expect(list.jobs.some((j: Wire) => j.id === String(job))).toBe(true)
     const cleared = await app.req(`/api/jobs/${job}`, { method: 'DELETE', cookie })
@@ -271,7 +320,25 @@ describe('server info', () => {
     const res = await app.req('/api/info')
     expect(res.status).toBe(200)
     const info = await json(res)
-    for (const key of ['archives_per_page', 'authenticated_progress', 'cache_last_cleared', 'debug_mode', 'excluded_namespaces', 'has_password', 'motd', 'name', 'nofun_mode', 'restart_required', 'server_resizes_images', 'server_tracks_progress', 'total_archives', 'total_pages_read', 'version', 'version_desc', 'version_name'])
+    for (const key of [
+      'archives_per_page',
+      'authenticated_progress',
+      'cache_last_cleared',
+      'debug_mode',
+      'excluded_namespaces',
+      'has_password',
+      'motd',
+      'name',
+      'nofun_mode',
+      'restart_required',
+      'server_resizes_images',
+      'server_tracks_progress',
+      'total_archives',
+      'total_pages_read',
+      'version',
+      'version_desc',
+      'version_name',
+    ])
       expect(info).toHaveProperty(key)
     const [major, minor] = String(info.version).split('.').map(Number)
     expect(major! > 0 || minor! >= 9).toBe(true)
@@ -299,7 +366,9 @@ describe('server info', () => {
   })
 
   it('the unreadable file was not catalogued and the rest is served', async () => {
-    const scans = (await json(await app.req('/api/jobs', { cookie }))).jobs.filter((j: Wire) => j.name === 'rescan')
+    const scans = (await json(await app.req('/api/jobs', { cookie }))).jobs.filter(
+      (j: Wire) => j.name === 'rescan',
+    )
     const result = scans.at(-1).result
     expect(result.unreadable.map((u: Wire) => u.path)).toContain('broken.cbz')
     expect(existsSync(join(app.contentDir, 'broken.cbz'))).toBe(true)

@@ -79,7 +79,6 @@ describe('progress updates (SPEC: admin, plus the authprogress rule)', () => {
 })
 
 describe('Authorization header', () => {
-
   it('ignores another scheme (a proxy’s Basic auth) and keeps the session cookie', async () => {
     const headers = { authorization: 'Basic dXNlcjpwYXNz' }
     expect((await app.req('/api/settings', { cookie, headers })).status).toBe(200)
@@ -141,7 +140,6 @@ describe('POST /api/login body forms', () => {
 })
 
 describe('PUT /api/settings', () => {
-
   it('answers 400 Env "Unknown setting" for keys inherited from Object.prototype', async () => {
     for (const key of ['toString', 'constructor', 'hasOwnProperty', 'valueOf']) {
       const res = await app.req('/api/settings', { method: 'PUT', cookie, json: { [key]: {} } })

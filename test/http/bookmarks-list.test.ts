@@ -21,7 +21,14 @@ beforeAll(async () => {
   app = await startTestServer()
   cookie = await app.login()
   const seeds = [
-    { title: 'Beta', added: 300, marks: [[1, 1000], [3, 4000]] },
+    {
+      title: 'Beta',
+      added: 300,
+      marks: [
+        [1, 1000],
+        [3, 4000],
+      ],
+    },
     { title: 'alpha', added: 100, marks: [[2, 3000]] },
     { title: 'Gamma', added: 200, marks: [[1, 2000]] },
     { title: 'Deleted', added: 400, marks: [[1, 5000]] },
@@ -33,7 +40,9 @@ beforeAll(async () => {
       insertBookmark(app.deps.db, { archiveId: row.id, page, name: null, bookmarkedAt })
     }
   }
-  expect((await app.req(`/api/archives/${ids.Deleted}`, { method: 'DELETE', cookie })).status).toBe(200)
+  expect((await app.req(`/api/archives/${ids.Deleted}`, { method: 'DELETE', cookie })).status).toBe(
+    200,
+  )
 })
 
 afterAll(async () => {
@@ -72,7 +81,14 @@ describe('GET /api/bookmarks', () => {
 
   it('answers 400 Env for a bad limit, sort or cursor', async () => {
     const titleCursor = (await list('?sort=title&limit=1')).next_cursor
-    const bad = ['?limit=0', '?limit=201', '?limit=ten', '?sort=pages', '?cursor=%%%', `?cursor=${titleCursor}`]
+    const bad = [
+      '?limit=0',
+      '?limit=201',
+      '?limit=ten',
+      '?sort=pages',
+      '?cursor=%%%',
+      `?cursor=${titleCursor}`,
+    ]
     for (const query of bad) {
       const res = await app.req(`/api/bookmarks${query}`, { cookie })
       expect(res.status).toBe(400)

@@ -14,7 +14,8 @@ async function bookmarksOf(id: string): Promise<Wire[]> {
 }
 
 const post = (path: string) => app.req(path, { method: 'POST', cookie })
-const rename = (path: string, name: string | null) => app.req(`${path}/name`, { method: 'PUT', cookie, json: { name } })
+const rename = (path: string, name: string | null) =>
+  app.req(`${path}/name`, { method: 'PUT', cookie, json: { name } })
 
 beforeAll(async () => {
   app = await startTestServer()
@@ -72,7 +73,9 @@ describe('POST /api/archives/:id/bookmarks/:page', () => {
   })
 
   it('answers 401 Env without credentials', async () => {
-    const res = await app.req(`/api/archives/${seedArchive(app.deps).id}/bookmarks/1`, { method: 'POST' })
+    const res = await app.req(`/api/archives/${seedArchive(app.deps).id}/bookmarks/1`, {
+      method: 'POST',
+    })
     expect(res.status).toBe(401)
   })
 })
@@ -93,7 +96,10 @@ describe('DELETE /api/archives/:id/bookmarks/:page', () => {
       expect(await res.json()).toMatchObject({ operation: 'remove_bookmark', success: 1 })
     }
     expect(await bookmarksOf(a.id)).toEqual([])
-    const gone = await app.req(`/api/archives/${randomArchiveId()}/bookmarks/3`, { method: 'DELETE', cookie })
+    const gone = await app.req(`/api/archives/${randomArchiveId()}/bookmarks/3`, {
+      method: 'DELETE',
+      cookie,
+    })
     expect(gone.status).toBe(200)
   })
 })
@@ -105,7 +111,11 @@ describe('PUT /api/archives/:id/bookmarks/:page/name', () => {
     await post(path)
     let res = await rename(path, '  Big reveal ')
     expect(res.status).toBe(200)
-    expect(await res.json()).toMatchObject({ operation: 'rename_bookmark', success: 1, name: 'Big reveal' })
+    expect(await res.json()).toMatchObject({
+      operation: 'rename_bookmark',
+      success: 1,
+      name: 'Big reveal',
+    })
     expect((await bookmarksOf(a.id))[0]!.name).toBe('Big reveal')
     await rename(path, null)
     expect((await bookmarksOf(a.id))[0]!.name).toBeNull()
@@ -146,7 +156,11 @@ describe('Tankoubon bookmarks', () => {
     const body = new URLSearchParams({ name: 'Marked' })
     const res = await app.req('/api/tankoubons', { method: 'PUT', cookie, body })
     tank = ((await res.json()) as Wire).tankoubon_id
-    await app.req(`/api/tankoubons/${tank}`, { method: 'PUT', cookie, json: { archives: [gone, first, second] } })
+    await app.req(`/api/tankoubons/${tank}`, {
+      method: 'PUT',
+      cookie,
+      json: { archives: [gone, first, second] },
+    })
     await post(`/api/archives/${gone}/bookmarks/1`)
     // A member whose archive is deleted afterwards contributes no pages and no bookmarks.
     expect((await app.req(`/api/archives/${gone}`, { method: 'DELETE', cookie })).status).toBe(200)
@@ -155,7 +169,12 @@ describe('Tankoubon bookmarks', () => {
   it('writes a global page onto the member archive and lists it in global numbering', async () => {
     let res = await post(`/api/tankoubons/${tank}/bookmarks/4`)
     expect(res.status).toBe(200)
-    expect(await res.json()).toMatchObject({ operation: 'add_bookmark', success: 1, archive_id: second, page: 1 })
+    expect(await res.json()).toMatchObject({
+      operation: 'add_bookmark',
+      success: 1,
+      archive_id: second,
+      page: 1,
+    })
     expect(await bookmarksOf(second)).toMatchObject([{ page: 1, filename: 'p001.jpg' }])
     await post(`/api/tankoubons/${tank}/bookmarks/3`)
     await post(`/api/archives/${first}/bookmarks/9`)
@@ -200,7 +219,11 @@ describe('bookmark display preferences', () => {
   it('hover page order is null until saved, then the saved value', async () => {
     let res = await app.req('/api/bookmarks/hover-page-order', { cookie })
     expect(await res.json()).toEqual({ order: null })
-    res = await app.req('/api/bookmarks/hover-page-order', { method: 'PUT', cookie, json: { order: 'pageAsc' } })
+    res = await app.req('/api/bookmarks/hover-page-order', {
+      method: 'PUT',
+      cookie,
+      json: { order: 'pageAsc' },
+    })
     expect(res.status).toBe(200)
     expect(await res.json()).toMatchObject({ operation: 'put_hover_page_order', success: 1 })
     res = await app.req('/api/bookmarks/hover-page-order', { cookie })
@@ -208,7 +231,11 @@ describe('bookmark display preferences', () => {
   })
 
   it('refuses an unknown order with 400 Env', async () => {
-    const res = await app.req('/api/bookmarks/hover-page-order', { method: 'PUT', cookie, json: { order: 'random' } })
+    const res = await app.req('/api/bookmarks/hover-page-order', {
+      method: 'PUT',
+      cookie,
+      json: { order: 'random' },
+    })
     expect(res.status).toBe(400)
     expect(await res.json()).toMatchObject({ operation: 'put_hover_page_order', success: 0 })
   })
@@ -216,16 +243,27 @@ describe('bookmark display preferences', () => {
   it('only-matching is false until set', async () => {
     let res = await app.req('/api/bookmarks/only-matching', { cookie })
     expect(await res.json()).toEqual({ only_matching: false })
-    res = await app.req('/api/bookmarks/only-matching', { method: 'PUT', cookie, json: { only_matching: true } })
+    res = await app.req('/api/bookmarks/only-matching', {
+      method: 'PUT',
+      cookie,
+      json: { only_matching: true },
+    })
     expect(res.status).toBe(200)
     res = await app.req('/api/bookmarks/only-matching', { cookie })
     expect(await res.json()).toEqual({ only_matching: true })
-    res = await app.req('/api/bookmarks/only-matching', { method: 'PUT', cookie, json: { only_matching: 'yes' } })
+    res = await app.req('/api/bookmarks/only-matching', {
+      method: 'PUT',
+      cookie,
+      json: { only_matching: 'yes' },
+    })
     expect(res.status).toBe(400)
   })
 
   it('needs admin rights to save', async () => {
-    const res = await app.req('/api/bookmarks/only-matching', { method: 'PUT', json: { only_matching: false } })
+    const res = await app.req('/api/bookmarks/only-matching', {
+      method: 'PUT',
+      json: { only_matching: false },
+    })
     expect(res.status).toBe(401)
   })
 })

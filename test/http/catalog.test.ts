@@ -40,7 +40,9 @@ describe('POST /api/shinobu/rescan', () => {
     const covers = jobs.find((j) => j.name === 'thumbnails')!
     expect(covers).toBeDefined()
     expect((await app.deps.jobs.waitFor(Number(covers.id))).state).toBe('finished')
-    const two = ((await (await app.req('/api/archives', { cookie })).json()) as Wire[]).find((a) => a.title === 'Two')!
+    const two = ((await (await app.req('/api/archives', { cookie })).json()) as Wire[]).find(
+      (a) => a.title === 'Two',
+    )!
     const cover = await app.req(`/api/archives/${two.arcid}/thumbnail?no_fallback=true`, { cookie })
     expect(cover.status).toBe(200)
     expect(cover.headers.get('content-type')).toBe('image/webp')
@@ -50,24 +52,34 @@ describe('POST /api/shinobu/rescan', () => {
     expect(result).toMatchObject({ added: 0, updated: 0, moved: 0 })
 
     // A move keeps the id and its metadata.
-    await app.req(`/api/archives/${one!.arcid}/metadata?tags=artist:kept`, { method: 'PUT', cookie })
+    await app.req(`/api/archives/${one!.arcid}/metadata?tags=artist:kept`, {
+      method: 'PUT',
+      cookie,
+    })
     await mkdir(join(app.contentDir, 'moved'), { recursive: true })
     await rename(join(app.contentDir, 'One.cbz'), join(app.contentDir, 'moved', 'One.cbz'))
     result = await rescan(app, cookie)
     expect(result.moved).toBe(1)
-    const meta = (await (await app.req(`/api/archives/${one!.arcid}/metadata`, { cookie })).json()) as Wire
+    const meta = (await (
+      await app.req(`/api/archives/${one!.arcid}/metadata`, { cookie })
+    ).json()) as Wire
     expect(meta.tags).toBe('artist:kept')
 
     // A second copy of a file is reported, not merged.
     await copyFile(join(app.contentDir, 'Two.cbz'), join(app.contentDir, 'Two copy.cbz'))
     result = await rescan(app, cookie)
-    expect(result.duplicates).toEqual([{ path: 'Two copy.cbz', existing_id: expect.stringMatching(/^[0-9a-f]{40}$/) }])
+    expect(result.duplicates).toEqual([
+      { path: 'Two copy.cbz', existing_id: expect.stringMatching(/^[0-9a-f]{40}$/) },
+    ])
     expect(await titles(app, cookie)).toEqual(['One', 'Two'])
 
     const form = new FormData()
     form.set('name', 'Holds One')
-    const category = ((await (await app.req('/api/categories', { method: 'PUT', body: form, cookie })).json()) as Wire)
-      .category_id as string
+    const category = (
+      (await (
+        await app.req('/api/categories', { method: 'PUT', body: form, cookie })
+      ).json()) as Wire
+    ).category_id as string
     await app.req(`/api/categories/${category}/${one!.arcid}`, { method: 'PUT', cookie })
 
     // A deleted file disappears from listings.
@@ -78,8 +90,15 @@ describe('POST /api/shinobu/rescan', () => {
     expect((await app.req(`/api/archives/${one!.arcid}/metadata`, { cookie })).status).toBe(400)
 
     // database/clean: the hidden row is deleted on the next run.
-    const clean = (await (await app.req('/api/database/clean', { method: 'POST', cookie })).json()) as Wire
-    expect(clean).toMatchObject({ operation: 'clean_database', success: 1, deleted: 1, unlinked: 0 })
+    const clean = (await (
+      await app.req('/api/database/clean', { method: 'POST', cookie })
+    ).json()) as Wire
+    expect(clean).toMatchObject({
+      operation: 'clean_database',
+      success: 1,
+      deleted: 1,
+      unlinked: 0,
+    })
     const held = (await (await app.req(`/api/categories/${category}`, { cookie })).json()) as Wire
     expect(held.archives).toEqual([])
   })
@@ -100,20 +119,34 @@ describe('DELETE /api/archives/:id and batch delete', () => {
     const b = list.find((x) => x.title === 'B')!
     const form = new FormData()
     form.set('name', 'Holds A')
-    const category = ((await (await app.req('/api/categories', { method: 'PUT', body: form, cookie })).json()) as Wire)
-      .category_id as string
+    const category = (
+      (await (
+        await app.req('/api/categories', { method: 'PUT', body: form, cookie })
+      ).json()) as Wire
+    ).category_id as string
     await app.req(`/api/categories/${category}/${a.arcid}`, { method: 'PUT', cookie })
     await app.req(`/api/categories/${category}/${b.arcid}`, { method: 'PUT', cookie })
     const res = await app.req(`/api/archives/${a.arcid}`, { method: 'DELETE', cookie })
-    expect(await res.json()).toEqual({ operation: 'delete_archive', success: 1, filename: 'A.cbz', id: a.arcid })
+    expect(await res.json()).toEqual({
+      operation: 'delete_archive',
+      success: 1,
+      filename: 'A.cbz',
+      id: a.arcid,
+    })
     expect(existsSync(join(app.contentDir, 'A.cbz'))).toBe(false)
     // Like LANraragi, the deleted archive leaves every category it was in.
     const held = (await (await app.req(`/api/categories/${category}`, { cookie })).json()) as Wire
     expect(held.archives).toEqual([b.arcid])
-    expect((await app.req(`/api/archives/${a.arcid}`, { method: 'DELETE', cookie })).status).toBe(400)
+    expect((await app.req(`/api/archives/${a.arcid}`, { method: 'DELETE', cookie })).status).toBe(
+      400,
+    )
 
     const batch = (await (
-      await app.req('/api/archives', { method: 'DELETE', cookie, json: { ids: [b.arcid, a.arcid, 'nope'] } })
+      await app.req('/api/archives', {
+        method: 'DELETE',
+        cookie,
+        json: { ids: [b.arcid, a.arcid, 'nope'] },
+      })
     ).json()) as Wire
     expect(batch.success).toBe(1)
     expect(batch.results).toEqual([
@@ -141,16 +174,34 @@ describe('PUT /api/archives/:id/rename', () => {
     const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
     expect(list.map((a) => a.title).sort()).toEqual(['Old', 'Taken'])
     const old = list.find((x) => x.title === 'Old')!
-    const taken = await app.req(`/api/archives/${old.arcid}/rename`, { method: 'PUT', cookie, json: { filename: 'Taken.cbz' } })
+    const taken = await app.req(`/api/archives/${old.arcid}/rename`, {
+      method: 'PUT',
+      cookie,
+      json: { filename: 'Taken.cbz' },
+    })
     expect(taken.status).toBe(409)
-    const traversal = await app.req(`/api/archives/${old.arcid}/rename`, { method: 'PUT', cookie, json: { filename: '../escape.cbz' } })
+    const traversal = await app.req(`/api/archives/${old.arcid}/rename`, {
+      method: 'PUT',
+      cookie,
+      json: { filename: '../escape.cbz' },
+    })
     expect(traversal.status).toBe(400)
-    const res = await app.req(`/api/archives/${old.arcid}/rename`, { method: 'PUT', cookie, json: { filename: 'New' } })
-    expect(await res.json()).toMatchObject({ operation: 'rename_archive', success: 1, filename: 'New.cbz' })
+    const res = await app.req(`/api/archives/${old.arcid}/rename`, {
+      method: 'PUT',
+      cookie,
+      json: { filename: 'New' },
+    })
+    expect(await res.json()).toMatchObject({
+      operation: 'rename_archive',
+      success: 1,
+      filename: 'New.cbz',
+    })
     expect(existsSync(join(app.contentDir, 'New.cbz'))).toBe(true)
     expect(existsSync(join(app.contentDir, 'New.patch.zip'))).toBe(true)
     expect(existsSync(join(app.contentDir, 'Old.cbz'))).toBe(false)
-    const meta = (await (await app.req(`/api/archives/${old.arcid}/metadata`, { cookie })).json()) as Wire
+    const meta = (await (
+      await app.req(`/api/archives/${old.arcid}/metadata`, { cookie })
+    ).json()) as Wire
     expect(meta.filename).toBe('New')
     const page = await app.req(`/api/archives/${old.arcid}/page?path=001.jpg`, { cookie })
     expect(page.status).toBe(200)

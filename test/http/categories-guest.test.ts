@@ -30,8 +30,14 @@ async function anonymous(path: string): Promise<{ status: number; body: Wire }> 
 beforeAll(async () => {
   app = await startTestServer()
   cookie = await app.login()
-  ;[shown, hidden, member] = [seedArchive(app.deps).id, seedArchive(app.deps).id, seedArchive(app.deps).id]
-  visibleCategory = (await put('/api/categories', form({ name: 'For guests', visible_to_guest: 'true' }))).category_id
+  ;[shown, hidden, member] = [
+    seedArchive(app.deps).id,
+    seedArchive(app.deps).id,
+    seedArchive(app.deps).id,
+  ]
+  visibleCategory = (
+    await put('/api/categories', form({ name: 'For guests', visible_to_guest: 'true' }))
+  ).category_id
   hiddenCategory = (await put('/api/categories', form({ name: 'Private' }))).category_id
   tank = (await put('/api/tankoubons', form({ name: 'Guest series' }))).tankoubon_id
   hiddenTank = (await put('/api/tankoubons', form({ name: 'Private series' }))).tankoubon_id
@@ -41,7 +47,9 @@ beforeAll(async () => {
   await put(`/api/categories/${visibleCategory}/${tank}`)
   await put(`/api/categories/${hiddenCategory}/${hidden}`)
   for (const id of [shown, hidden, member]) {
-    expect((await app.req(`/api/archives/${id}/bookmarks/1`, { method: 'POST', cookie })).status).toBe(200)
+    expect(
+      (await app.req(`/api/archives/${id}/bookmarks/1`, { method: 'POST', cookie })).status,
+    ).toBe(200)
   }
   const res = await app.req('/api/settings', { method: 'PUT', cookie, json: { guest_mode: true } })
   expect(res.status).toBe(200)
@@ -57,7 +65,10 @@ describe('guest mode through categories', () => {
     expect(status).toBe(200)
     expect((body as Wire[]).map((c) => c.id)).toEqual([visibleCategory])
     expect((await anonymous(`/api/categories/${hiddenCategory}`)).status).toBe(400)
-    expect((await anonymous(`/api/categories/${visibleCategory}`)).body.archives).toEqual([shown, tank])
+    expect((await anonymous(`/api/categories/${visibleCategory}`)).body.archives).toEqual([
+      shown,
+      tank,
+    ])
   })
 
   it('shows a Tankoubon listed in a visible category, with its members, and hides the others', async () => {
@@ -77,9 +88,9 @@ describe('guest mode through categories', () => {
       expect(status).toBe(404)
       expect(body.success).toBe(0)
     }
-    expect((await anonymous(`/api/archives/${shown}/categories`)).body.categories.map((c: Wire) => c.id)).toEqual([
-      visibleCategory,
-    ])
+    expect(
+      (await anonymous(`/api/archives/${shown}/categories`)).body.categories.map((c: Wire) => c.id),
+    ).toEqual([visibleCategory])
     expect((await anonymous(`/api/archives/${member}/tankoubons`)).body.tankoubons).toEqual([tank])
     expect((await anonymous(`/api/archives/${shown}/bookmarks`)).body).toHaveLength(1)
   })
@@ -99,6 +110,8 @@ describe('guest mode through categories', () => {
 
   it('shows everything to a logged-in caller', async () => {
     const res = await app.req('/api/categories', { cookie })
-    expect(((await res.json()) as Wire[]).map((c) => c.id).sort()).toEqual([hiddenCategory, visibleCategory].sort())
+    expect(((await res.json()) as Wire[]).map((c) => c.id).sort()).toEqual(
+      [hiddenCategory, visibleCategory].sort(),
+    )
   })
 })

@@ -37,7 +37,11 @@ afterAll(async () => {
 
 describe('PUT /api/categories', () => {
   it('creates a static category with defaults', async () => {
-    const res = await app.req('/api/categories', { method: 'PUT', cookie, body: form({ name: 'Favourites' }) })
+    const res = await app.req('/api/categories', {
+      method: 'PUT',
+      cookie,
+      body: form({ name: 'Favourites' }),
+    })
     expect(res.status).toBe(200)
     const body = (await res.json()) as Wire
     expect(body).toMatchObject({ operation: 'create_category', success: 1 })
@@ -61,11 +65,19 @@ describe('PUT /api/categories', () => {
     const res = await app.req('/api/categories', { method: 'PUT', cookie, body })
     expect(res.status).toBe(200)
     const id = ((await res.json()) as Wire).category_id
-    expect(await getCategory(id)).toMatchObject({ search: 'artist:x', pinned: '1', visible_to_guest: true })
+    expect(await getCategory(id)).toMatchObject({
+      search: 'artist:x',
+      pinned: '1',
+      visible_to_guest: true,
+    })
   })
 
   it('answers 400 Env without a name', async () => {
-    const res = await app.req('/api/categories', { method: 'PUT', cookie, body: form({ name: '  ' }) })
+    const res = await app.req('/api/categories', {
+      method: 'PUT',
+      cookie,
+      body: form({ name: '  ' }),
+    })
     expect(res.status).toBe(400)
     expect(await res.json()).toEqual({
       operation: 'create_category',
@@ -75,7 +87,11 @@ describe('PUT /api/categories', () => {
   })
 
   it('answers 400 Env for a flag that is not true or false', async () => {
-    const res = await app.req('/api/categories', { method: 'PUT', cookie, body: form({ name: 'x', pinned: 'maybe' }) })
+    const res = await app.req('/api/categories', {
+      method: 'PUT',
+      cookie,
+      body: form({ name: 'x', pinned: 'maybe' }),
+    })
     expect(res.status).toBe(400)
     expect(await res.json()).toMatchObject({ operation: 'create_category', success: 0 })
   })
@@ -87,9 +103,13 @@ describe('PUT /api/categories', () => {
   })
 
   it('gives concurrent creations distinct ids', async () => {
-    const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => createCategory({ name: `Burst ${i}` })))
+    const ids = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => createCategory({ name: `Burst ${i}` })),
+    )
     expect(new Set(ids).size).toBe(12)
-    const listed = ((await (await app.req('/api/categories', { cookie })).json()) as Wire[]).map((c) => c.id)
+    const listed = ((await (await app.req('/api/categories', { cookie })).json()) as Wire[]).map(
+      (c) => c.id,
+    )
     for (const id of ids) expect(listed).toContain(id)
   })
 })
@@ -107,11 +127,19 @@ describe('GET /api/categories/:id', () => {
 describe('PUT /api/categories/:id', () => {
   it('changes only the fields sent', async () => {
     const id = await createCategory({ name: 'Before', search: 'tag:a', pinned: 'true' })
-    let res = await app.req(`/api/categories/${id}`, { method: 'PUT', cookie, body: form({ pinned: 'false' }) })
+    let res = await app.req(`/api/categories/${id}`, {
+      method: 'PUT',
+      cookie,
+      body: form({ pinned: 'false' }),
+    })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ operation: 'update_category', success: 1, category_id: id })
     expect(await getCategory(id)).toMatchObject({ name: 'Before', search: 'tag:a', pinned: '0' })
-    res = await app.req(`/api/categories/${id}`, { method: 'PUT', cookie, body: form({ name: 'After' }) })
+    res = await app.req(`/api/categories/${id}`, {
+      method: 'PUT',
+      cookie,
+      body: form({ name: 'After' }),
+    })
     expect(await getCategory(id)).toMatchObject({ name: 'After', search: 'tag:a', pinned: '0' })
   })
 
@@ -119,14 +147,22 @@ describe('PUT /api/categories/:id', () => {
     const id = await createCategory({ name: 'Static' })
     const archive = seedArchive(app.deps)
     await app.req(`/api/categories/${id}/${archive.id}`, { method: 'PUT', cookie })
-    await app.req(`/api/categories/${id}`, { method: 'PUT', cookie, body: form({ search: 'artist:y' }) })
+    await app.req(`/api/categories/${id}`, {
+      method: 'PUT',
+      cookie,
+      body: form({ search: 'artist:y' }),
+    })
     expect(await getCategory(id)).toMatchObject({ search: 'artist:y', archives: [] })
     await app.req(`/api/categories/${id}`, { method: 'PUT', cookie, body: form({ search: '' }) })
     expect(await getCategory(id)).toMatchObject({ search: '', archives: [] })
   })
 
   it('answers 400 Env for an unknown category', async () => {
-    const res = await app.req('/api/categories/SET_0000000002', { method: 'PUT', cookie, body: form({ name: 'x' }) })
+    const res = await app.req('/api/categories/SET_0000000002', {
+      method: 'PUT',
+      cookie,
+      body: form({ name: 'x' }),
+    })
     expect(res.status).toBe(400)
     expect(await res.json()).toMatchObject({ operation: 'update_category', success: 0 })
   })
@@ -167,7 +203,9 @@ describe('PUT and DELETE /api/categories/:id/:archive', () => {
     const res = await app.req(`/api/categories/${id}/${tank}`, { method: 'PUT', cookie })
     expect(res.status).toBe(200)
     expect((await getCategory(id)).archives).toEqual([tank])
-    const of = (await (await app.req(`/api/archives/${tank}/categories`, { cookie })).json()) as Wire
+    const of = (await (
+      await app.req(`/api/archives/${tank}/categories`, { cookie })
+    ).json()) as Wire
     expect(of.categories.map((c: Wire) => c.id)).toEqual([id])
     await app.req(`/api/tankoubons/${tank}`, { method: 'DELETE', cookie })
     expect((await getCategory(id)).archives).toEqual([])
@@ -196,7 +234,10 @@ describe('PUT and DELETE /api/categories/:id/:archive', () => {
 
   it('answers 400 Env for an unknown category', async () => {
     const archive = seedArchive(app.deps)
-    const res = await app.req(`/api/categories/SET_0000000003/${archive.id}`, { method: 'PUT', cookie })
+    const res = await app.req(`/api/categories/SET_0000000003/${archive.id}`, {
+      method: 'PUT',
+      cookie,
+    })
     expect(res.status).toBe(400)
   })
 })
@@ -212,7 +253,14 @@ describe('GET /api/archives/:id/categories', () => {
     const body = (await res.json()) as Wire
     expect(body).toMatchObject({ operation: 'find_arc_categories', success: 1 })
     expect(body.categories).toEqual([
-      { id: holding, name: 'Holding', archives: [archive.id], search: '', pinned: '0', visible_to_guest: false },
+      {
+        id: holding,
+        name: 'Holding',
+        archives: [archive.id],
+        search: '',
+        pinned: '0',
+        visible_to_guest: false,
+      },
     ])
   })
 

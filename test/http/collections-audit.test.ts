@@ -18,15 +18,21 @@ async function json(res: Response, status = 200): Promise<Wire> {
 }
 
 async function createCategory(name: string, extra = ''): Promise<string> {
-  const res = await app.req(`/api/categories?name=${encodeURIComponent(name)}${extra}`, { method: 'PUT', cookie })
+  const res = await app.req(`/api/categories?name=${encodeURIComponent(name)}${extra}`, {
+    method: 'PUT',
+    cookie,
+  })
   return (await json(res)).category_id as string
 }
 
 async function createTank(name: string, members: string[] = []): Promise<string> {
-  const id = (await json(await app.req('/api/tankoubons', { method: 'PUT', cookie, body: form({ name }) })))
-    .tankoubon_id as string
+  const id = (
+    await json(await app.req('/api/tankoubons', { method: 'PUT', cookie, body: form({ name }) }))
+  ).tankoubon_id as string
   for (const member of members) {
-    expect((await app.req(`/api/tankoubons/${id}/${member}`, { method: 'PUT', cookie })).status).toBe(200)
+    expect(
+      (await app.req(`/api/tankoubons/${id}/${member}`, { method: 'PUT', cookie })).status,
+    ).toBe(200)
   }
   return id
 }
@@ -54,7 +60,10 @@ describe('categories: request params in the query string (LANraragi web client)'
 
   it('updates from query params; a body field wins over the query', async () => {
     const id = await createCategory('Old')
-    let res = await app.req(`/api/categories/${id}?name=New&search=&pinned=1`, { method: 'PUT', cookie })
+    let res = await app.req(`/api/categories/${id}?name=New&search=&pinned=1`, {
+      method: 'PUT',
+      cookie,
+    })
     expect(await json(res)).toEqual({ operation: 'update_category', success: 1, category_id: id })
     expect(await json(await app.req(`/api/categories/${id}`, { cookie }))).toMatchObject({
       name: 'New',
@@ -67,14 +76,20 @@ describe('categories: request params in the query string (LANraragi web client)'
       body: form({ name: 'Body' }),
     })
     expect(res.status).toBe(200)
-    expect(await json(await app.req(`/api/categories/${id}`, { cookie }))).toMatchObject({ name: 'Body' })
+    expect(await json(await app.req(`/api/categories/${id}`, { cookie }))).toMatchObject({
+      name: 'Body',
+    })
   })
 })
 
 describe('categories: update without pinned', () => {
   it('unpins, as LANraragi documents, and keeps name and search', async () => {
     const id = await createCategory('Pinned', '&search=tag%3Ap&pinned=true')
-    const res = await app.req(`/api/categories/${id}`, { method: 'PUT', cookie, body: form({ name: 'Renamed' }) })
+    const res = await app.req(`/api/categories/${id}`, {
+      method: 'PUT',
+      cookie,
+      body: form({ name: 'Renamed' }),
+    })
     expect(res.status).toBe(200)
     expect(await json(await app.req(`/api/categories/${id}`, { cookie }))).toMatchObject({
       name: 'Renamed',
@@ -89,13 +104,17 @@ describe('categories: bookmark link', () => {
     let body = await json(await app.req('/api/categories/bookmark_link', { cookie }))
     expect(body).toEqual({ operation: 'get_bookmark_link', success: 1, category_id: '' })
     const id = await createCategory('Bookmarked')
-    body = await json(await app.req(`/api/categories/bookmark_link/${id}`, { method: 'PUT', cookie }))
+    body = await json(
+      await app.req(`/api/categories/bookmark_link/${id}`, { method: 'PUT', cookie }),
+    )
     expect(body).toEqual({ operation: 'update_bookmark_link', success: 1, category_id: id })
     body = await json(await app.req('/api/categories/bookmark_link', { cookie }))
     expect(body.category_id).toBe(id)
     body = await json(await app.req('/api/categories/bookmark_link', { method: 'DELETE', cookie }))
     expect(body).toEqual({ operation: 'remove_bookmark_link', success: 1, category_id: id })
-    expect((await json(await app.req('/api/categories/bookmark_link', { cookie }))).category_id).toBe('')
+    expect(
+      (await json(await app.req('/api/categories/bookmark_link', { cookie }))).category_id,
+    ).toBe('')
   })
 
   it('answers 400 for a malformed id or a dynamic category, 404 for an unknown one', async () => {
@@ -143,7 +162,9 @@ describe('Tankoubons: LANraragi semantics', () => {
     const id = await createTank('Members', [a.id])
     let res = await app.req(`/api/tankoubons/${id}/${b.id}`, { method: 'DELETE', cookie })
     expect(await json(res)).toMatchObject({ operation: 'remove_from_tankoubon', success: 1 })
-    expect((await json(await app.req(`/api/tankoubons/${id}`, { cookie }))).archives).toEqual([a.id])
+    expect((await json(await app.req(`/api/tankoubons/${id}`, { cookie }))).archives).toEqual([
+      a.id,
+    ])
     res = await app.req(`/api/tankoubons/${id}/${randomArchiveId()}`, { method: 'DELETE', cookie })
     expect(await json(res, 400)).toMatchObject({ operation: 'remove_from_tankoubon', success: 0 })
   })
@@ -154,12 +175,27 @@ describe('Tankoubons: LANraragi semantics', () => {
     const list = await json(await app.req('/api/tankoubons?page=0', { cookie }))
     expect(Object.keys(list).sort()).toEqual(['filtered', 'result', 'total'])
     const one = await json(await app.req(`/api/tankoubons/${id}`, { cookie }))
-    expect(Object.keys(one).sort()).toEqual(['archives', 'id', 'name', 'progress', 'summary', 'tags'])
+    expect(Object.keys(one).sort()).toEqual([
+      'archives',
+      'id',
+      'name',
+      'progress',
+      'summary',
+      'tags',
+    ])
     const full = await json(await app.req(`/api/tankoubons/${id}/full`, { cookie }))
     expect(full).toMatchObject({ filtered: 1, total: 1, result: { id, archives: [a.id] } })
     expect(full.result.full_data.map((m: Wire) => m.arcid)).toEqual([a.id])
-    const progress = await json(await app.req(`/api/tankoubons/${id}/progress/3`, { method: 'PUT', cookie }))
-    expect(Object.keys(progress).sort()).toEqual(['id', 'lastreadtime', 'operation', 'page', 'success'])
+    const progress = await json(
+      await app.req(`/api/tankoubons/${id}/progress/3`, { method: 'PUT', cookie }),
+    )
+    expect(Object.keys(progress).sort()).toEqual([
+      'id',
+      'lastreadtime',
+      'operation',
+      'page',
+      'success',
+    ])
     expect(progress).toMatchObject({ id, page: 3, success: 1 })
   })
 })
@@ -172,7 +208,11 @@ describe('malformed JSON bodies', () => {
     const id = await createTank('Intact', [a.id])
     let res = await app.req(`/api/tankoubons/${id}`, { method: 'PUT', cookie, ...garbage })
     expect(await json(res, 400)).toMatchObject({ operation: 'update_tankoubon', success: 0 })
-    res = await app.req(`/api/tankoubons/${id}`, { method: 'PUT', cookie, json: ['not', 'an', 'object'] })
+    res = await app.req(`/api/tankoubons/${id}`, {
+      method: 'PUT',
+      cookie,
+      json: ['not', 'an', 'object'],
+    })
     expect(await json(res, 400)).toMatchObject({ operation: 'update_tankoubon', success: 0 })
     expect(await json(await app.req(`/api/tankoubons/${id}`, { cookie }))).toMatchObject({
       name: 'Intact',
@@ -193,11 +233,23 @@ describe('malformed JSON bodies', () => {
     res = await app.req('/api/categories', { method: 'PUT', cookie, ...garbage })
     expect(await json(res, 400)).toMatchObject({ operation: 'create_category', success: 0 })
     const a = seedArchive(app.deps)
-    expect((await app.req(`/api/archives/${a.id}/bookmarks/1`, { method: 'POST', cookie })).status).toBe(200)
-    await app.req(`/api/archives/${a.id}/bookmarks/1/name`, { method: 'PUT', cookie, json: { name: 'Kept' } })
-    res = await app.req(`/api/archives/${a.id}/bookmarks/1/name`, { method: 'PUT', cookie, json: [1] })
+    expect(
+      (await app.req(`/api/archives/${a.id}/bookmarks/1`, { method: 'POST', cookie })).status,
+    ).toBe(200)
+    await app.req(`/api/archives/${a.id}/bookmarks/1/name`, {
+      method: 'PUT',
+      cookie,
+      json: { name: 'Kept' },
+    })
+    res = await app.req(`/api/archives/${a.id}/bookmarks/1/name`, {
+      method: 'PUT',
+      cookie,
+      json: [1],
+    })
     expect(await json(res, 400)).toMatchObject({ operation: 'rename_bookmark', success: 0 })
-    expect((await json(await app.req(`/api/archives/${a.id}/bookmarks`, { cookie })))[0].name).toBe('Kept')
+    expect((await json(await app.req(`/api/archives/${a.id}/bookmarks`, { cookie })))[0].name).toBe(
+      'Kept',
+    )
   })
 })
 
@@ -231,7 +283,10 @@ describe('Tankoubon bookmarks after a member is deleted', () => {
     const id = await createTank('Renumbered', [a.id, b.id, c.id])
     // Global 3 = last page of A, 4 = first page of B, 6 = first page of C.
     for (const page of [3, 4, 6]) {
-      expect((await app.req(`/api/tankoubons/${id}/bookmarks/${page}`, { method: 'POST', cookie })).status).toBe(200)
+      expect(
+        (await app.req(`/api/tankoubons/${id}/bookmarks/${page}`, { method: 'POST', cookie }))
+          .status,
+      ).toBe(200)
     }
     const before = await json(await app.req(`/api/tankoubons/${id}/bookmarks`, { cookie }))
     expect(before.map((m: Wire) => [m.page, m.archive_id, m.local_page])).toEqual([
@@ -248,6 +303,9 @@ describe('Tankoubon bookmarks after a member is deleted', () => {
     // The deleted member leaves the list (as in LANraragi): global 5 is now C's second page.
     const res = await app.req(`/api/tankoubons/${id}/bookmarks/5`, { method: 'POST', cookie })
     expect(await json(res)).toMatchObject({ operation: 'add_bookmark', archive_id: c.id, page: 2 })
-    expect((await json(await app.req(`/api/tankoubons/${id}`, { cookie }))).archives).toEqual([a.id, c.id])
+    expect((await json(await app.req(`/api/tankoubons/${id}`, { cookie }))).archives).toEqual([
+      a.id,
+      c.id,
+    ])
   })
 })

@@ -15,7 +15,8 @@ async function json(res: Response, status = 200): Promise<Wire> {
   return (await res.json()) as Wire
 }
 
-const pagesRead = async () => (await json(await app.req('/api/info', { cookie }))).total_pages_read as number
+const pagesRead = async () =>
+  (await json(await app.req('/api/info', { cookie }))).total_pages_read as number
 const now = () => Math.floor(Date.now() / 1000)
 
 beforeAll(async () => {
@@ -34,7 +35,9 @@ describe('PUT /api/tankoubons/:id/progress/:page', () => {
     const id = seedTankoubon(app.deps, { members: [a.id, b.id] })
     const before = await pagesRead()
     const from = now()
-    const body = await json(await app.req(`/api/tankoubons/${id}/progress/3`, { method: 'PUT', cookie }))
+    const body = await json(
+      await app.req(`/api/tankoubons/${id}/progress/3`, { method: 'PUT', cookie }),
+    )
     const to = now()
     expect(typeof body.lastreadtime).toBe('number')
     expect(body.lastreadtime).toBeGreaterThanOrEqual(from)
@@ -51,19 +54,28 @@ describe('PUT /api/tankoubons/:id/progress/:page', () => {
   it('counts archive progress too, and nothing for a refused update', async () => {
     const a = seedArchive(app.deps, { pagecount: 2 })
     const before = await pagesRead()
-    expect((await app.req(`/api/archives/${a.id}/progress/2`, { method: 'PUT', cookie })).status).toBe(200)
-    expect((await app.req(`/api/archives/${a.id}/progress/9`, { method: 'PUT', cookie })).status).toBe(400)
+    expect(
+      (await app.req(`/api/archives/${a.id}/progress/2`, { method: 'PUT', cookie })).status,
+    ).toBe(200)
+    expect(
+      (await app.req(`/api/archives/${a.id}/progress/9`, { method: 'PUT', cookie })).status,
+    ).toBe(400)
     expect(await pagesRead()).toBe(before + 1)
   })
 })
 
 describe('DELETE /api/database/isnew', () => {
   it('clears the New flag on every archive', async () => {
-    const ids = [seedArchive(app.deps, { isnew: true }).id, seedArchive(app.deps, { isnew: true }).id]
+    const ids = [
+      seedArchive(app.deps, { isnew: true }).id,
+      seedArchive(app.deps, { isnew: true }).id,
+    ]
     const body = await json(await app.req('/api/database/isnew', { method: 'DELETE', cookie }))
     expect(body).toMatchObject({ operation: 'clear_new_all', success: 1 })
     for (const id of ids) {
-      expect((await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))).isnew).toBe('false')
+      expect((await json(await app.req(`/api/archives/${id}/metadata`, { cookie }))).isnew).toBe(
+        'false',
+      )
     }
     const search = await json(await app.req('/api/search/ids?newonly=true&start=-1', { cookie }))
     expect(search.data).toEqual([])

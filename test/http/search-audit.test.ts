@@ -89,7 +89,8 @@ describe('paging and totals', () => {
     const { body } = await get('/api/search?filter=item 01')
     expect(Object.keys(body).sort()).toEqual(['data', 'recordsFiltered', 'recordsTotal'])
     const item = body.data[0]
-    const required = 'arcid title filename tags isnew extension progress pagecount lastreadtime size'
+    const required =
+      'arcid title filename tags isnew extension progress pagecount lastreadtime size'
     for (const key of required.split(' ')) expect(item).toHaveProperty(key)
     expect(item).not.toHaveProperty('toc')
   })
@@ -99,7 +100,10 @@ describe('flags follow writes made through the API', () => {
   it('drops an archive from newonly once its New flag is cleared, the Tankoubon with it', async () => {
     const before = await get('/api/search/ids?newonly=true&start=-1')
     expect(before.body.data).toContain(id['Item 01'])
-    const cleared = await app.req(`/api/archives/${id['Item 01']}/isnew`, { method: 'DELETE', cookie })
+    const cleared = await app.req(`/api/archives/${id['Item 01']}/isnew`, {
+      method: 'DELETE',
+      cookie,
+    })
     expect(cleared.status).toBe(200)
     const after = await get('/api/search/ids?newonly=1&start=-1')
     expect(after.body.data).not.toContain(id['Item 01'])
@@ -179,7 +183,10 @@ describe('random, suggest and the cache', () => {
     expect(await res.json()).toEqual({ operation: 'clear_cache', success: 1 })
     const guest = await app.req('/api/search/cache', { method: 'DELETE', token: guestToken })
     expect(guest.status).toBe(403)
-    const rebuild = await app.req('/api/database/rebuild-index', { method: 'POST', token: guestToken })
+    const rebuild = await app.req('/api/database/rebuild-index', {
+      method: 'POST',
+      token: guestToken,
+    })
     expect(rebuild.status).toBe(403)
   })
 })

@@ -33,7 +33,11 @@ beforeAll(async () => {
     ].filter(Boolean)
     ids.push(seedArchive(app.deps, { title: `Book ${i}`, tags: tags.join(', '), pagecount: i }).id)
   }
-  tank = seedTankoubon(app.deps, { name: 'Book Box', tags: 'series:box', members: [ids[0]!, ids[1]!] })
+  tank = seedTankoubon(app.deps, {
+    name: 'Book Box',
+    tags: 'series:box',
+    members: [ids[0]!, ids[1]!],
+  })
 })
 
 afterAll(async () => {

@@ -20,13 +20,17 @@ beforeAll(async () => {
   app = await startTestServer()
   await app.idle()
   cookie = await app.login()
-  const seed = (title: string, tags: string) => (id[title] = seedArchive(app.deps, { title, tags }).id)
+  const seed = (title: string, tags: string) =>
+    (id[title] = seedArchive(app.deps, { title, tags }).id)
   seed('Shown Static', 'female:a')
   seed('Shown Dynamic', 'artist:visible, female:b')
   seed('Hidden', 'artist:hidden, female:c')
   seed('Member One', 'artist:member')
   seed('Member Two', 'artist:member, female:d')
-  tank = seedTankoubon(app.deps, { name: 'Shown Tank', members: [id['Member One']!, id['Member Two']!] })
+  tank = seedTankoubon(app.deps, {
+    name: 'Shown Tank',
+    members: [id['Member One']!, id['Member Two']!],
+  })
   seedCategory(app.deps, { members: [id['Shown Static']!, tank], visibleToGuest: true })
   seedCategory(app.deps, { search: 'artist:visible', visibleToGuest: true })
   seedCategory(app.deps, { members: [id.Hidden!], visibleToGuest: false })
@@ -41,7 +45,11 @@ describe('guest scope on search endpoints', () => {
   it('limits /api/search and /api/search/ids to guest-visible categories', async () => {
     const { status, body } = await anonymous('/api/search')
     expect(status).toBe(200)
-    expect(body.data.map((a: Wire) => a.title)).toEqual(['Shown Dynamic', 'Shown Static', 'Shown Tank'])
+    expect(body.data.map((a: Wire) => a.title)).toEqual([
+      'Shown Dynamic',
+      'Shown Static',
+      'Shown Tank',
+    ])
     expect(body.recordsTotal).toBe(3)
     const flat = await anonymous('/api/search/ids?groupby_tanks=false')
     expect([...flat.body.data].sort()).toEqual(

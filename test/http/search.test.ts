@@ -35,10 +35,17 @@ beforeAll(async () => {
     isnew: false,
     lastreadtime: 500,
   })
-  seed('Alpha 2', 'artist:kim, series:saga, date_added:100', { pagecount: 20, progress: 5, lastreadtime: 900 })
+  seed('Alpha 2', 'artist:kim, series:saga, date_added:100', {
+    pagecount: 20,
+    progress: 5,
+    lastreadtime: 900,
+  })
   seed('Alpha 10', 'artist:lee, date_added:200, language:english', { pagecount: 30 })
   seed('Beta', 'artist:lee, language:english, male:tie', { pagecount: 5, isnew: false })
-  seed('Ghost in the Shell', 'parody:ghost in the shell, language:japanese', { pagecount: 100, isnew: false })
+  seed('Ghost in the Shell', 'parody:ghost in the shell, language:japanese', {
+    pagecount: 100,
+    isnew: false,
+  })
   seed('Untagged One', 'date_added:50', { isnew: false })
   seed('Same Title', 'artist:zed', { isnew: false })
   seed('Same Title', 'artist:amy', { isnew: false })
@@ -75,7 +82,8 @@ describe('GET /api/search', () => {
       isnew: 'false',
       pagecount: 5,
     })
-    const fields = 'arcid extension filename isnew lastreadtime pagecount progress size summary tags title'
+    const fields =
+      'arcid extension filename isnew lastreadtime pagecount progress size summary tags title'
     expect(Object.keys(beta).sort()).toEqual(fields.split(' '))
   })
 
@@ -100,7 +108,9 @@ describe('GET /api/search', () => {
   it('filters with terms, exclusions, exact tags, wildcards and page ranges', async () => {
     expect(await titles('filter=language:english')).toEqual(['Alpha 10', 'Beta'])
     expect(await titles('filter=language:english, -male:tie')).toEqual(['Alpha 10'])
-    expect(await titles('filter=' + encodeURIComponent('"ghost in the shell"'))).toEqual(['Ghost in the Shell'])
+    expect(await titles('filter=' + encodeURIComponent('"ghost in the shell"'))).toEqual([
+      'Ghost in the Shell',
+    ])
     expect(await titles('filter=artist:l?e$')).toEqual(['Alpha 10', 'Beta'])
     const range = encodeURIComponent('pages:>=30, -pages:>99')
     expect(await titles(`filter=${range}`)).toEqual(['Alpha 10', 'Saga Collected'])
@@ -159,7 +169,10 @@ describe('GET /api/search', () => {
       'Alpha 10',
     ])
     expect(await titles('sortby=lastread&groupby_tanks=false')).toEqual(['Alpha 2', 'Alpha 1'])
-    expect(await titles('sortby=lastread&groupby_tanks=false&order=desc')).toEqual(['Alpha 1', 'Alpha 2'])
+    expect(await titles('sortby=lastread&groupby_tanks=false&order=desc')).toEqual([
+      'Alpha 1',
+      'Alpha 2',
+    ])
   })
 
   it('combines newonly, untaggedonly and hidecompleted', async () => {
@@ -174,7 +187,10 @@ describe('GET /api/search', () => {
       'Untagged One',
     ])
     expect(await titles('untaggedonly=true&newonly=true')).toEqual(['Alpha 10'])
-    expect(await titles('hidecompleted=true&groupby_tanks=false&filter=alpha')).toEqual(['Alpha 2', 'Alpha 10'])
+    expect(await titles('hidecompleted=true&groupby_tanks=false&filter=alpha')).toEqual([
+      'Alpha 2',
+      'Alpha 10',
+    ])
     // A Tankoubon is never hidden as completed.
     expect(await titles('hidecompleted=true&filter=saga')).toEqual(['Saga Collected'])
     const all = 'newonly=true&hidecompleted=true&groupby_tanks=false&filter=artist:kim'

@@ -20,7 +20,8 @@ beforeAll(async () => {
   const body = new URLSearchParams({ name: 'Read me' })
   const res = await app.req('/api/tankoubons', { method: 'PUT', cookie, body })
   tank = ((await res.json()) as Wire).tankoubon_id
-  for (const id of [first, unscanned, second]) await app.req(`/api/tankoubons/${tank}/${id}`, { method: 'PUT', cookie })
+  for (const id of [first, unscanned, second])
+    await app.req(`/api/tankoubons/${tank}/${id}`, { method: 'PUT', cookie })
 })
 
 afterAll(async () => {
@@ -38,7 +39,10 @@ describe('PUT /api/tankoubons/:id/progress/:page', () => {
     const body = (await res.json()) as Wire
     expect(body).toMatchObject({ operation: 'update_tank_progress', success: 1, id: tank, page: 3 })
     expect(body.lastreadtime).toBeGreaterThanOrEqual(before)
-    expect(findArchive(app.deps.db, first)).toMatchObject({ progress: 3, lastreadtime: body.lastreadtime })
+    expect(findArchive(app.deps.db, first)).toMatchObject({
+      progress: 3,
+      lastreadtime: body.lastreadtime,
+    })
     res = await progress(4)
     expect(res.status).toBe(200)
     expect(findArchive(app.deps.db, second)!.progress).toBe(1)
@@ -56,7 +60,10 @@ describe('PUT /api/tankoubons/:id/progress/:page', () => {
   })
 
   it('answers 400 Env for an unknown Tankoubon', async () => {
-    const res = await app.req('/api/tankoubons/TANK_0000000005/progress/1', { method: 'PUT', cookie })
+    const res = await app.req('/api/tankoubons/TANK_0000000005/progress/1', {
+      method: 'PUT',
+      cookie,
+    })
     expect(res.status).toBe(400)
   })
 

@@ -11,9 +11,14 @@ let cookie: string
 let byTitle: Record<string, string>
 
 async function createTank(name: string, members: string[]): Promise<string> {
-  const res = await app.req('/api/tankoubons', { method: 'PUT', cookie, body: new URLSearchParams({ name }) })
+  const res = await app.req('/api/tankoubons', {
+    method: 'PUT',
+    cookie,
+    body: new URLSearchParams({ name }),
+  })
   const id = ((await res.json()) as Wire).tankoubon_id as string
-  for (const member of members) await app.req(`/api/tankoubons/${id}/${member}`, { method: 'PUT', cookie })
+  for (const member of members)
+    await app.req(`/api/tankoubons/${id}/${member}`, { method: 'PUT', cookie })
   return id
 }
 
@@ -50,15 +55,23 @@ describe('PUT /api/tankoubons/:id/thumbnail', () => {
     const page2 = `/api/archives/${byTitle['Volume Two']}/thumbnail?page=2&no_fallback=true`
     const pageThumb = await app.req(page2, { cookie })
     expect(pageThumb.status).toBe(200)
-    expect(new Uint8Array(await image.arrayBuffer())).toEqual(new Uint8Array(await pageThumb.arrayBuffer()))
+    expect(new Uint8Array(await image.arrayBuffer())).toEqual(
+      new Uint8Array(await pageThumb.arrayBuffer()),
+    )
   })
 
   it('answers 400 Env for a missing, zero or out-of-range page', async () => {
     const id = await createTank('Bad pages', [byTitle['Volume One']!])
     for (const query of ['', '?page=0', '?page=3', '?page=x']) {
-      const res = await app.req(`/api/tankoubons/${id}/thumbnail${query}`, { method: 'PUT', cookie })
+      const res = await app.req(`/api/tankoubons/${id}/thumbnail${query}`, {
+        method: 'PUT',
+        cookie,
+      })
       expect(res.status).toBe(400)
-      expect(await res.json()).toMatchObject({ operation: 'update_tankoubon_thumbnail', success: 0 })
+      expect(await res.json()).toMatchObject({
+        operation: 'update_tankoubon_thumbnail',
+        success: 0,
+      })
     }
   })
 
@@ -73,7 +86,9 @@ describe('PUT /api/tankoubons/:id/thumbnail', () => {
 
   it('answers 401 Env without credentials', async () => {
     const id = await createTank('Closed', [byTitle['Volume One']!])
-    expect((await app.req(`/api/tankoubons/${id}/thumbnail?page=1`, { method: 'PUT' })).status).toBe(401)
+    expect(
+      (await app.req(`/api/tankoubons/${id}/thumbnail?page=1`, { method: 'PUT' })).status,
+    ).toBe(401)
   })
 })
 

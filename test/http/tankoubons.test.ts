@@ -15,7 +15,9 @@ async function createTank(name = 'Series', members: string[] = []): Promise<stri
   expect(res.status).toBe(200)
   const id = ((await res.json()) as Wire).tankoubon_id as string
   for (const member of members) {
-    expect((await app.req(`/api/tankoubons/${id}/${member}`, { method: 'PUT', cookie })).status).toBe(200)
+    expect(
+      (await app.req(`/api/tankoubons/${id}/${member}`, { method: 'PUT', cookie })).status,
+    ).toBe(200)
   }
   return id
 }
@@ -45,7 +47,11 @@ afterAll(async () => {
 
 describe('PUT /api/tankoubons', () => {
   it('creates a Tankoubon from a form body', async () => {
-    const res = await app.req('/api/tankoubons', { method: 'PUT', cookie, body: form({ name: 'Volume set' }) })
+    const res = await app.req('/api/tankoubons', {
+      method: 'PUT',
+      cookie,
+      body: form({ name: 'Volume set' }),
+    })
     expect(res.status).toBe(200)
     const body = (await res.json()) as Wire
     expect(body).toMatchObject({ operation: 'create_tankoubon', success: 1 })
@@ -92,7 +98,11 @@ describe('PUT /api/tankoubons', () => {
   it('answers 423 when renaming a locked Tankoubon', async () => {
     const id = await createTank('Busy')
     const release = holdLock(id)
-    const res = await app.req('/api/tankoubons', { method: 'PUT', cookie, body: form({ name: 'x', tankid: id }) })
+    const res = await app.req('/api/tankoubons', {
+      method: 'PUT',
+      cookie,
+      body: form({ name: 'x', tankid: id }),
+    })
     release()
     expect(res.status).toBe(423)
     expect((await getTank(id)).name).toBe('Busy')
@@ -109,8 +119,12 @@ describe('GET /api/tankoubons', () => {
       expect(all.filtered).toBe(all.total)
       const first = (await (await app.req('/api/tankoubons', { cookie })).json()) as Wire
       const second = (await (await app.req('/api/tankoubons?page=1', { cookie })).json()) as Wire
-      expect(first.result.map((t: Wire) => t.id)).toEqual(all.result.slice(0, 2).map((t: Wire) => t.id))
-      expect(second.result.map((t: Wire) => t.id)).toEqual(all.result.slice(2, 4).map((t: Wire) => t.id))
+      expect(first.result.map((t: Wire) => t.id)).toEqual(
+        all.result.slice(0, 2).map((t: Wire) => t.id),
+      )
+      expect(second.result.map((t: Wire) => t.id)).toEqual(
+        all.result.slice(2, 4).map((t: Wire) => t.id),
+      )
       expect(first.total).toBe(all.total)
     } finally {
       app.deps.settings.update({ archives_per_page: 100 })
@@ -143,11 +157,17 @@ describe('GET /api/tankoubons/:id/full', () => {
     const body = (await res.json()) as Wire
     expect(body).toMatchObject({ total: 3, filtered: 3 })
     expect(body.result.archives).toEqual([c!.id, a!.id, b!.id])
-    expect(body.result.full_data.map((x: Wire) => x.title)).toEqual(['Chapter 3', 'Chapter 1', 'Chapter 2'])
+    expect(body.result.full_data.map((x: Wire) => x.title)).toEqual([
+      'Chapter 3',
+      'Chapter 1',
+      'Chapter 2',
+    ])
     expect(body.result.full_data[0]).toMatchObject({ arcid: c!.id, pagecount: 10, isnew: 'true' })
     app.deps.settings.update({ archives_per_page: 2 })
     try {
-      const page1 = (await (await app.req(`/api/tankoubons/${id}/full?page=1`, { cookie })).json()) as Wire
+      const page1 = (await (
+        await app.req(`/api/tankoubons/${id}/full?page=1`, { cookie })
+      ).json()) as Wire
       expect(page1).toMatchObject({ total: 3, filtered: 1 })
       expect(page1.result.full_data.map((x: Wire) => x.arcid)).toEqual([b!.id])
     } finally {
@@ -169,7 +189,9 @@ describe('GET /api/tankoubons/:id/full', () => {
     const res = await app.req(`/api/tankoubons/${id}/progress/4`, { method: 'PUT', cookie })
     expect(res.status).toBe(200)
     expect(findArchive(app.deps.db, c.id)!.progress).toBe(1)
-    expect((await app.req(`/api/tankoubons/${id}/progress/8`, { method: 'PUT', cookie })).status).toBe(400)
+    expect(
+      (await app.req(`/api/tankoubons/${id}/progress/8`, { method: 'PUT', cookie })).status,
+    ).toBe(400)
   })
 
   it('answers 400 Env for an unknown Tankoubon', async () => {
@@ -200,9 +222,17 @@ describe('PUT /api/tankoubons/:id', () => {
       tags: 'artist:x, series:y',
       archives: [a.id, b.id],
     })
-    res = await app.req(`/api/tankoubons/${id}`, { method: 'PUT', cookie, json: { archives: [b.id, a.id] } })
+    res = await app.req(`/api/tankoubons/${id}`, {
+      method: 'PUT',
+      cookie,
+      json: { archives: [b.id, a.id] },
+    })
     expect(res.status).toBe(200)
-    expect(await getTank(id)).toMatchObject({ name: 'Keep me', summary: 'A summary', archives: [b.id, a.id] })
+    expect(await getTank(id)).toMatchObject({
+      name: 'Keep me',
+      summary: 'A summary',
+      archives: [b.id, a.id],
+    })
   })
 
   it('answers 400 Env for an unknown archive in the list and changes nothing', async () => {
@@ -220,14 +250,22 @@ describe('PUT /api/tankoubons/:id', () => {
 
   it('answers 400 Env for a malformed body', async () => {
     const id = await createTank('Body')
-    const res = await app.req(`/api/tankoubons/${id}`, { method: 'PUT', cookie, json: { archives: 'nope' } })
+    const res = await app.req(`/api/tankoubons/${id}`, {
+      method: 'PUT',
+      cookie,
+      json: { archives: 'nope' },
+    })
     expect(res.status).toBe(400)
   })
 
   it('answers 423 while the Tankoubon is locked', async () => {
     const id = await createTank('Locked')
     const release = holdLock(id)
-    const res = await app.req(`/api/tankoubons/${id}`, { method: 'PUT', cookie, json: { metadata: { name: 'x' } } })
+    const res = await app.req(`/api/tankoubons/${id}`, {
+      method: 'PUT',
+      cookie,
+      json: { metadata: { name: 'x' } },
+    })
     release()
     expect(res.status).toBe(423)
     expect(await res.json()).toMatchObject({ operation: 'update_tankoubon', success: 0 })
@@ -237,7 +275,10 @@ describe('PUT /api/tankoubons/:id', () => {
 
 describe('PUT /api/tankoubons/:id/:archive', () => {
   it('appends at the final position, once', async () => {
-    const [a, b] = [seedArchive(app.deps, { title: 'First' }), seedArchive(app.deps, { title: 'Second' })]
+    const [a, b] = [
+      seedArchive(app.deps, { title: 'First' }),
+      seedArchive(app.deps, { title: 'Second' }),
+    ]
     const id = await createTank('Appends', [a.id])
     const res = await app.req(`/api/tankoubons/${id}/${b.id}`, { method: 'PUT', cookie })
     expect(res.status).toBe(200)
@@ -246,7 +287,9 @@ describe('PUT /api/tankoubons/:id/:archive', () => {
       success: 1,
       successMessage: 'Added "Second" to tankoubon "Appends"!',
     })
-    expect((await app.req(`/api/tankoubons/${id}/${a.id}`, { method: 'PUT', cookie })).status).toBe(200)
+    expect((await app.req(`/api/tankoubons/${id}/${a.id}`, { method: 'PUT', cookie })).status).toBe(
+      200,
+    )
     expect((await getTank(id)).archives).toEqual([a.id, b.id])
   })
 
@@ -268,14 +311,20 @@ describe('PUT /api/tankoubons/:id/:archive', () => {
     let res = await app.req(`/api/tankoubons/${id}/${randomArchiveId()}`, { method: 'PUT', cookie })
     expect(res.status).toBe(400)
     expect(await res.json()).toMatchObject({ operation: 'add_to_tankoubon', success: 0 })
-    res = await app.req(`/api/tankoubons/TANK_0000000004/${seedArchive(app.deps).id}`, { method: 'PUT', cookie })
+    res = await app.req(`/api/tankoubons/TANK_0000000004/${seedArchive(app.deps).id}`, {
+      method: 'PUT',
+      cookie,
+    })
     expect(res.status).toBe(400)
   })
 
   it('answers 423 while the Tankoubon is locked', async () => {
     const id = await createTank('Locked append')
     const release = holdLock(id)
-    const res = await app.req(`/api/tankoubons/${id}/${seedArchive(app.deps).id}`, { method: 'PUT', cookie })
+    const res = await app.req(`/api/tankoubons/${id}/${seedArchive(app.deps).id}`, {
+      method: 'PUT',
+      cookie,
+    })
     release()
     expect(res.status).toBe(423)
     expect((await getTank(id)).archives).toEqual([])
@@ -294,7 +343,10 @@ describe('DELETE /api/tankoubons/:id/:archive', () => {
 
   it('is a 200 no-op for an archive that is not a member, a 400 for one that does not exist', async () => {
     const id = await createTank('No such member')
-    let res = await app.req(`/api/tankoubons/${id}/${seedArchive(app.deps).id}`, { method: 'DELETE', cookie })
+    let res = await app.req(`/api/tankoubons/${id}/${seedArchive(app.deps).id}`, {
+      method: 'DELETE',
+      cookie,
+    })
     expect(res.status).toBe(200)
     expect(await res.json()).toMatchObject({ operation: 'remove_from_tankoubon', success: 1 })
     res = await app.req(`/api/tankoubons/${id}/${randomArchiveId()}`, { method: 'DELETE', cookie })

@@ -7,7 +7,13 @@ import { makeCbz } from '../helpers/fixtures.ts'
 
 type Wire = Record<string, any>
 
-async function upload(app: TestServer, cookie: string, bytes: Uint8Array, name: string, fields: Record<string, string> = {}) {
+async function upload(
+  app: TestServer,
+  cookie: string,
+  bytes: Uint8Array,
+  name: string,
+  fields: Record<string, string> = {},
+) {
   const form = new FormData()
   form.set('file', new File([bytes as Uint8Array<ArrayBuffer>], name))
   for (const [k, v] of Object.entries(fields)) form.set(k, v)
@@ -28,13 +34,20 @@ describe('PUT /api/archives/upload', () => {
     expect(mismatch.status).toBe(417)
     expect(await mismatch.json()).toMatchObject({ operation: 'upload', success: 0 })
 
-    const res = await upload(app, cookie, bytes, 'Up.cbz', { file_checksum: sha1, title: 'Uploaded', tags: 'artist:me', summary: 's' })
+    const res = await upload(app, cookie, bytes, 'Up.cbz', {
+      file_checksum: sha1,
+      title: 'Uploaded',
+      tags: 'artist:me',
+      summary: 's',
+    })
     expect(res.status).toBe(200)
     const body = (await res.json()) as Wire
     expect(body).toMatchObject({ operation: 'upload', success: 1 })
     expect(body.id).toMatch(/^[0-9a-f]{40}$/)
     expect(existsSync(join(app.contentDir, 'Up.cbz'))).toBe(true)
-    const meta = (await (await app.req(`/api/archives/${body.id}/metadata`, { cookie })).json()) as Wire
+    const meta = (await (
+      await app.req(`/api/archives/${body.id}/metadata`, { cookie })
+    ).json()) as Wire
     expect(meta).toMatchObject({ title: 'Uploaded', summary: 's', pagecount: 2 })
     expect(meta.tags).toMatch(/^artist:me, date_added:\d+$/)
 
@@ -45,10 +58,19 @@ describe('PUT /api/archives/upload', () => {
     const unsupported = await upload(app, cookie, new TextEncoder().encode('hello'), 'notes.txt')
     expect(unsupported.status).toBe(415)
 
-    const unreadable = await upload(app, cookie, new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6]), 'bad.cbz')
+    const unreadable = await upload(
+      app,
+      cookie,
+      new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6]),
+      'bad.cbz',
+    )
     expect(unreadable.status).toBe(422)
 
-    const noFile = await app.req('/api/archives/upload', { method: 'PUT', body: new FormData(), cookie })
+    const noFile = await app.req('/api/archives/upload', {
+      method: 'PUT',
+      body: new FormData(),
+      cookie,
+    })
     expect(noFile.status).toBe(400)
 
     // No temp leftovers in the content folder after failures.
@@ -62,7 +84,10 @@ describe('PUT /api/archives/upload', () => {
     const source = join(app.root, 'same.cbz')
     await makeCbz(source, { pages: 3 })
     const bytes = await Bun.file(source).bytes()
-    const results = await Promise.all([upload(app, cookie, bytes, 'Same.cbz'), upload(app, cookie, bytes, 'Same.cbz')])
+    const results = await Promise.all([
+      upload(app, cookie, bytes, 'Same.cbz'),
+      upload(app, cookie, bytes, 'Same.cbz'),
+    ])
     expect(results.map((r) => r.status).sort()).toEqual([200, 409])
     expect(readdirSync(app.contentDir)).toEqual(['Same.cbz'])
   })
@@ -93,7 +118,9 @@ describe('PUT /api/archives/upload', () => {
     const cookie = await app.login()
     const form = new FormData()
     form.set('name', 'Uploads')
-    const created = (await (await app.req('/api/categories', { method: 'PUT', body: form, cookie })).json()) as Wire
+    const created = (await (
+      await app.req('/api/categories', { method: 'PUT', body: form, cookie })
+    ).json()) as Wire
     expect(created.category_id).toMatch(/^SET_\d{10}$/)
     const source = join(app.root, 'cat.cbz')
     await makeCbz(source, { pages: 1 })
@@ -103,9 +130,13 @@ describe('PUT /api/archives/upload', () => {
     expect(unknown.status).toBe(400)
     expect(readdirSync(app.contentDir)).toEqual([])
 
-    const res = (await (await upload(app, cookie, bytes, 'Cat.cbz', { category_id: created.category_id })).json()) as Wire
+    const res = (await (
+      await upload(app, cookie, bytes, 'Cat.cbz', { category_id: created.category_id })
+    ).json()) as Wire
     expect(res.success).toBe(1)
-    const cats = (await (await app.req(`/api/archives/${res.id}/categories`, { cookie })).json()) as Wire
+    const cats = (await (
+      await app.req(`/api/archives/${res.id}/categories`, { cookie })
+    ).json()) as Wire
     expect(cats.categories.map((c: Wire) => c.id)).toEqual([created.category_id])
   })
 
@@ -130,7 +161,11 @@ describe('interrupted and failed writes', () => {
     try {
       const res = await upload(app, cookie, await Bun.file(source).bytes(), 'Full.cbz')
       expect(res.status).toBe(500)
-      expect(await res.json()).toMatchObject({ operation: 'upload', success: 0, error: expect.stringContaining('store') })
+      expect(await res.json()).toMatchObject({
+        operation: 'upload',
+        success: 0,
+        error: expect.stringContaining('store'),
+      })
     } finally {
       rmSync(tempDir, { force: true })
       mkdirSync(tempDir)
@@ -156,7 +191,9 @@ describe('interrupted and failed writes', () => {
       await app.idle()
       expect(readdirSync(app.contentDir).sort()).toEqual(['Kept.cbz', 'sub'])
       expect(readdirSync(join(app.contentDir, 'sub'))).toEqual([])
-      expect(readdirSync(app.deps.config.tempDir).filter((n) => n.startsWith('upload-'))).toEqual([])
+      expect(readdirSync(app.deps.config.tempDir).filter((n) => n.startsWith('upload-'))).toEqual(
+        [],
+      )
       const cookie = await app.login()
       const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
       expect(list.map((a) => a.title)).toEqual(['Kept'])

@@ -18,7 +18,12 @@ describe('job recovery', () => {
         await app.idle()
         jobId = app.deps.db
           .insert(jobs)
-          .values({ name: 'regen_thumbs', state: 'active', createdAt: Date.now(), startedAt: Date.now() })
+          .values({
+            name: 'regen_thumbs',
+            state: 'active',
+            createdAt: Date.now(),
+            startedAt: Date.now(),
+          })
           .returning()
           .get().id
       }
@@ -59,7 +64,9 @@ describe('content folder watcher', () => {
     let titles: string[] = []
     for (let i = 0; i < 100 && !titles.includes('Dropped'); i++) {
       await Bun.sleep(100)
-      titles = ((await (await app.req('/api/archives', { cookie })).json()) as Wire[]).map((a) => a.title)
+      titles = ((await (await app.req('/api/archives', { cookie })).json()) as Wire[]).map(
+        (a) => a.title,
+      )
     }
     expect(titles).toEqual(['Dropped'])
   })

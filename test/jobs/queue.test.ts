@@ -39,10 +39,17 @@ describe('job queue', () => {
     const queue = createJobQueue(db)
     let release!: () => void
     const gate = new Promise<void>((r) => (release = r))
-    queue.register(defineJob({ name: 'boom', concurrency: 1, uniqueKey: () => 'boom', async run() {
-      await gate
-      throw new Error('target vanished')
-    } }))
+    queue.register(
+      defineJob({
+        name: 'boom',
+        concurrency: 1,
+        uniqueKey: () => 'boom',
+        async run() {
+          await gate
+          throw new Error('target vanished')
+        },
+      }),
+    )
     const first = queue.enqueue('boom', {})
     const second = queue.enqueue('boom', {})
     expect(second).toBe(first)
@@ -55,9 +62,15 @@ describe('job queue', () => {
   it('cuts a result past the size cap and flags result_truncated', async () => {
     const db = openDb(':memory:')
     const queue = createJobQueue(db)
-    queue.register(defineJob({ name: 'big', concurrency: 1, async run() {
-      return Array.from({ length: 50_000 }, (_, i) => ({ i, text: 'x'.repeat(20) }))
-    } }))
+    queue.register(
+      defineJob({
+        name: 'big',
+        concurrency: 1,
+        async run() {
+          return Array.from({ length: 50_000 }, (_, i) => ({ i, text: 'x'.repeat(20) }))
+        },
+      }),
+    )
     const done = await queue.waitFor(queue.enqueue('big', {}))
     expect(done.resultTruncated).toBe(true)
     expect(done.result!.length).toBeLessThanOrEqual(MAX_RESULT_BYTES)
@@ -68,9 +81,18 @@ describe('job queue', () => {
     const db = openDb(':memory:')
     const now = Date.now()
     db.insert(jobs).values({ name: 'x', state: 'queued', createdAt: now }).run()
-    for (let i = 0; i < 12; i++) db.insert(jobs).values({ name: 'x', state: i % 2 ? 'failed' : 'finished', createdAt: now }).run()
+    for (let i = 0; i < 12; i++)
+      db.insert(jobs)
+        .values({ name: 'x', state: i % 2 ? 'failed' : 'finished', createdAt: now })
+        .run()
     expect(pruneTerminalJobs(db, 10)).toBe(2)
     expect(db.select().from(jobs).all()).toHaveLength(11)
-    expect(db.select().from(jobs).all().some((j) => j.state === 'queued')).toBe(true)
+    expect(
+      db
+        .select()
+        .from(jobs)
+        .all()
+        .some((j) => j.state === 'queued'),
+    ).toBe(true)
   })
 })

@@ -15,13 +15,16 @@ function sourceFiles(dir: string): string[] {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8')
-  return [...text.matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!)
+  return [...text.matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map(
+    (m) => m[1]!,
+  )
 }
 
 function violations(folder: string, forbidden: (spec: string, file: string) => boolean): string[] {
   const out: string[] = []
   for (const file of sourceFiles(join(ROOT, folder)))
-    for (const spec of importsOf(file)) if (forbidden(spec, file)) out.push(`${relative(ROOT, file)} imports ${spec}`)
+    for (const spec of importsOf(file))
+      if (forbidden(spec, file)) out.push(`${relative(ROOT, file)} imports ${spec}`)
   return out
 }
 
@@ -30,28 +33,45 @@ const intoFolder = (spec: string, file: string, folder: string): boolean =>
 
 describe('architecture', () => {
   it('domain code never imports elysia or the http layer', () => {
-    expect(violations('src/domain', (spec, file) => spec === 'elysia' || intoFolder(spec, file, 'src/http'))).toEqual([])
+    expect(
+      violations(
+        'src/domain',
+        (spec, file) => spec === 'elysia' || intoFolder(spec, file, 'src/http'),
+      ),
+    ).toEqual([])
   })
 
   it('the db layer never imports domain, http or jobs', () => {
     expect(
-      violations('src/db', (spec, file) => ['src/domain', 'src/http', 'src/jobs'].some((f) => intoFolder(spec, file, f))),
+      violations('src/db', (spec, file) =>
+        ['src/domain', 'src/http', 'src/jobs'].some((f) => intoFolder(spec, file, f)),
+      ),
     ).toEqual([])
   })
 
   it('archive readers and workers know nothing of http or the database', () => {
     const forbidden = (spec: string, file: string) =>
       spec === 'elysia' || ['src/http', 'src/db'].some((f) => intoFolder(spec, file, f))
-    expect([...violations('src/archive', forbidden), ...violations('src/workers', forbidden)]).toEqual([])
+    expect([
+      ...violations('src/archive', forbidden),
+      ...violations('src/workers', forbidden),
+    ]).toEqual([])
   })
 
   it('image and archive decoders (sharp, libarchive.js) load only inside Workers', () => {
     const decoder = (spec: string) => spec === 'sharp' || spec.startsWith('libarchive.js')
-    expect(violations('src', (spec, file) => decoder(spec) && !file.endsWith('.worker.ts'))).toEqual([])
+    expect(
+      violations('src', (spec, file) => decoder(spec) && !file.endsWith('.worker.ts')),
+    ).toEqual([])
   })
 
   it('jobs never import the http layer', () => {
-    expect(violations('src/jobs', (spec, file) => spec === 'elysia' || intoFolder(spec, file, 'src/http'))).toEqual([])
+    expect(
+      violations(
+        'src/jobs',
+        (spec, file) => spec === 'elysia' || intoFolder(spec, file, 'src/http'),
+      ),
+    ).toEqual([])
   })
 
   it('the sandbox never imports the server', () => {

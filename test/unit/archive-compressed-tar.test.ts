@@ -35,7 +35,12 @@ describe.each([
     const path = join(dir, `book.${extension}`)
     const tar = Bun.spawnSync(['tar', flag, path, '-C', join(dir, 'src'), 'chapter'])
     expect(tar.exitCode).toBe(0)
-    expect(await reader.listPages(path)).toEqual(['chapter/p1.jpg', 'chapter/p2.jpg', 'chapter/p10.jpg'])
-    for (const [name, bytes] of Object.entries(pages)) expect(new Uint8Array(await reader.readPage(path, name))).toEqual(new Uint8Array(bytes))
+    expect(await reader.listPages(path)).toEqual([
+      'chapter/p1.jpg',
+      'chapter/p2.jpg',
+      'chapter/p10.jpg',
+    ])
+    for (const [name, bytes] of Object.entries(pages))
+      expect(new Uint8Array(await reader.readPage(path, name))).toEqual(new Uint8Array(bytes))
   })
 })

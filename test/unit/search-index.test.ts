@@ -51,7 +51,9 @@ function run(filter: string, options: Partial<IndexQuery> = {}) {
 }
 
 const titles = (filter: string, options: Partial<IndexQuery> = {}) => {
-  const rows = db.$client.query<{ id: string; title: string }, []>('SELECT id, title FROM archives').all()
+  const rows = db.$client
+    .query<{ id: string; title: string }, []>('SELECT id, title FROM archives')
+    .all()
   const byId = new Map(rows.map((r) => [r.id, r.title]))
   return run(filter, options).ids.map((id) => byId.get(id) ?? id)
 }
@@ -59,7 +61,10 @@ const titles = (filter: string, options: Partial<IndexQuery> = {}) => {
 describe('search index: term matching', () => {
   beforeAll(async () => {
     await library([
-      { title: 'Ghost in the Shell', tags: 'artist:masamune shirow, parody:ghost in the shell, female:android' },
+      {
+        title: 'Ghost in the Shell',
+        tags: 'artist:masamune shirow, parody:ghost in the shell, female:android',
+      },
       { title: 'Appleseed', tags: 'artist:masamune shirow, language:english' },
       { title: 'Akira Vol. 2', tags: 'artist:katsuhiro otomo, language:english, date_added:100' },
       { title: 'Shell Collection', tags: 'artist:abcd, female:sole female' },
@@ -101,7 +106,10 @@ describe('search index: term matching', () => {
   })
 
   it('matches a namespaced term inside a title that holds a colon, and forgets it after a rename', async () => {
-    const [zero] = await library([{ title: 'Re:Zero Book', tags: 'artist:tappei' }, { title: 'Plain' }])
+    const [zero] = await library([
+      { title: 'Re:Zero Book', tags: 'artist:tappei' },
+      { title: 'Plain' },
+    ])
     expect(run('re:zero').ids).toEqual([zero!.id])
     search.upsertArchive(updateArchive(db, zero!.id, { title: 'Rezero Book' })!)
     expect(run('re:zero').ids).toEqual([])
@@ -187,7 +195,7 @@ describe('search index: sorting', () => {
 })
 
 describe('search index: Tankoubons', () => {
-  it('replaces members when grouping and matches on members\' tags', async () => {
+  it("replaces members when grouping and matches on members' tags", async () => {
     const [one, two, loose] = await library([
       { title: 'Chapter 1', tags: 'artist:kim', pagecount: 10 },
       { title: 'Chapter 2', tags: 'artist:lee', pagecount: 20 },
@@ -212,7 +220,10 @@ describe('search index: Tankoubons', () => {
   })
 
   it('follows membership changes written to the database', async () => {
-    const [one, two] = await library([{ title: 'One', tags: 'artist:a' }, { title: 'Two', tags: 'artist:b' }])
+    const [one, two] = await library([
+      { title: 'One', tags: 'artist:a' },
+      { title: 'Two', tags: 'artist:b' },
+    ])
     const tank = seedTankoubon({ db, search }, { name: 'T', members: [one!.id, two!.id] })
     expect(run('artist:b', { grouped: true }).ids).toEqual([tank])
     db.$client.run('DELETE FROM tankoubon_members WHERE archive_id = ?', [two!.id])

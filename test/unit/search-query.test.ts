@@ -2,14 +2,16 @@ import { describe, expect, it } from 'bun:test'
 import { parseFilter, type Term, type TextTerm } from '../../src/search/query.ts'
 import { compileTerm, testString, testTag } from '../../src/search/pattern.ts'
 
-const texts = (filter: string) => parseFilter(filter).map((t) => (t.kind === 'text' ? t.text : `#${t.field}`))
+const texts = (filter: string) =>
+  parseFilter(filter).map((t) => (t.kind === 'text' ? t.text : `#${t.field}`))
 const only = (filter: string): TextTerm => {
   const terms = parseFilter(filter)
   expect(terms).toHaveLength(1)
   expect(terms[0]!.kind).toBe('text')
   return terms[0] as TextTerm
 }
-const flags = (t: Term) => (t.kind === 'text' ? { negated: t.negated, exact: t.exact, quoted: t.quoted } : null)
+const flags = (t: Term) =>
+  t.kind === 'text' ? { negated: t.negated, exact: t.exact, quoted: t.quoted } : null
 
 describe('parseFilter', () => {
   it('separates terms by commas only: spaces belong to the term', () => {
@@ -53,7 +55,11 @@ describe('parseFilter', () => {
   })
 
   it('accepts "..."$ and treats text after a closing quote as the next term', () => {
-    expect(only('"artist:foo bar"$')).toMatchObject({ text: 'artist:foo bar', exact: true, quoted: true })
+    expect(only('"artist:foo bar"$')).toMatchObject({
+      text: 'artist:foo bar',
+      exact: true,
+      quoted: true,
+    })
     expect(texts('"a" b, c')).toEqual(['a', 'b', 'c'])
   })
 
@@ -64,7 +70,12 @@ describe('parseFilter', () => {
 
   it('makes a trailing $ an exact tag term that matches tags only', () => {
     const t = only('female:sole female$')
-    expect(t).toMatchObject({ text: 'female:sole female', exact: true, quoted: false, namespaced: true })
+    expect(t).toMatchObject({
+      text: 'female:sole female',
+      exact: true,
+      quoted: false,
+      namespaced: true,
+    })
     const neg = only('-language:english$')
     expect(neg).toMatchObject({ negated: true, exact: true })
   })
@@ -87,7 +98,7 @@ describe('parseFilter', () => {
     ])
   })
 
-  it('reads a number of any length, as LANraragi\'s \\d+ does', () => {
+  it("reads a number of any length, as LANraragi's \\d+ does", () => {
     expect(parseFilter('pages:<123456789012345678901')).toEqual([
       { kind: 'number', negated: false, field: 'pagecount', op: '<', value: 123456789012345678901 },
     ])

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'bun:test'
-import { resolveGlobalPage, totalPages, type MemberPages } from '../../src/domain/collections/tank-pages.ts'
+import {
+  resolveGlobalPage,
+  totalPages,
+  type MemberPages,
+} from '../../src/domain/collections/tank-pages.ts'
 
-const pages = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}.jpg`)
+const pages = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${prefix}${i + 1}.jpg`)
 const members: MemberPages[] = [
   { archiveId: 'a', pages: pages('a', 3) },
   { archiveId: 'gone', pages: [] },

@@ -10,8 +10,16 @@ const prepared = new WeakMap<Db, ReturnType<typeof prepare>>()
 
 function prepare(db: Db) {
   return {
-    byId: db.select().from(archives).where(eq(archives.id, sql.placeholder('id'))).prepare(),
-    byPath: db.select().from(archives).where(eq(archives.path, sql.placeholder('path'))).prepare(),
+    byId: db
+      .select()
+      .from(archives)
+      .where(eq(archives.id, sql.placeholder('id')))
+      .prepare(),
+    byPath: db
+      .select()
+      .from(archives)
+      .where(eq(archives.path, sql.placeholder('path')))
+      .prepare(),
     pages: db
       .select({ pages: archivePages.pages })
       .from(archivePages)
@@ -44,9 +52,16 @@ export function listArchives(db: Db): ArchiveRow[] {
 }
 
 /** Path, size and mtime of every row: what a rescan needs to skip unchanged files. */
-export function listArchiveFileStamps(db: Db): { id: string; path: string; size: number; mtimeMs: number }[] {
+export function listArchiveFileStamps(
+  db: Db,
+): { id: string; path: string; size: number; mtimeMs: number }[] {
   return db
-    .select({ id: archives.id, path: archives.path, size: archives.size, mtimeMs: archives.mtimeMs })
+    .select({
+      id: archives.id,
+      path: archives.path,
+      size: archives.size,
+      mtimeMs: archives.mtimeMs,
+    })
     .from(archives)
     .all()
 }
@@ -60,7 +75,11 @@ export function insertArchive(db: Db, row: NewArchiveRow, pages: string[]): Arch
   return inserted
 }
 
-export function updateArchive(db: Db, id: string, patch: Partial<Omit<NewArchiveRow, 'id'>>): ArchiveRow | undefined {
+export function updateArchive(
+  db: Db,
+  id: string,
+  patch: Partial<Omit<NewArchiveRow, 'id'>>,
+): ArchiveRow | undefined {
   return db.update(archives).set(patch).where(eq(archives.id, id)).returning().get()
 }
 
@@ -77,9 +96,15 @@ export function readArchivePages(db: Db, id: string): string[] | undefined {
 }
 
 export function deleteArchiveRow(db: Db, id: string): boolean {
-  return db.delete(archives).where(eq(archives.id, id)).returning({ id: archives.id }).all().length > 0
+  return (
+    db.delete(archives).where(eq(archives.id, id)).returning({ id: archives.id }).all().length > 0
+  )
 }
 
 export function countArchives(db: Db): number {
-  return db.select({ n: sql<number>`count(*)` }).from(archives).where(eq(archives.unlinked, false)).get()!.n
+  return db
+    .select({ n: sql<number>`count(*)` })
+    .from(archives)
+    .where(eq(archives.unlinked, false))
+    .get()!.n
 }

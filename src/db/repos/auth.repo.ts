@@ -48,7 +48,11 @@ export function findApiToken(db: Db, id: string): ApiTokenRow | undefined {
 
 export function listApiTokens(db: Db): ApiTokenRow[] {
   // rowid keeps creation order among tokens made in the same second.
-  return db.select().from(apiTokens).orderBy(asc(apiTokens.createdAt), sql`rowid`).all()
+  return db
+    .select()
+    .from(apiTokens)
+    .orderBy(asc(apiTokens.createdAt), sql`rowid`)
+    .all()
 }
 
 export function renameApiToken(db: Db, id: string, name: string): ApiTokenRow | undefined {

@@ -54,17 +54,24 @@ export function deleteBookmark(db: Db, archiveId: string, page: number): boolean
     db
       .delete(bookmarks)
       .where(and(eq(bookmarks.archiveId, archiveId), eq(bookmarks.page, page)))
-      .returning().all().length > 0
+      .returning()
+      .all().length > 0
   )
 }
 
 /** False when there is no such bookmark. */
-export function setBookmarkName(db: Db, archiveId: string, page: number, name: string | null): boolean {
+export function setBookmarkName(
+  db: Db,
+  archiveId: string,
+  page: number,
+  name: string | null,
+): boolean {
   return (
     db
       .update(bookmarks)
       .set({ name })
       .where(and(eq(bookmarks.archiveId, archiveId), eq(bookmarks.page, page)))
-      .returning().all().length > 0
+      .returning()
+      .all().length > 0
   )
 }

@@ -68,7 +68,8 @@ export function addCategoryMember(db: Db, categoryId: string, memberId: string):
       .insert(categoryMembers)
       .values({ categoryId, memberId, position: next })
       .onConflictDoNothing()
-      .returning().all().length > 0
+      .returning()
+      .all().length > 0
   )
 }
 
@@ -76,8 +77,11 @@ export function removeCategoryMember(db: Db, categoryId: string, memberId: strin
   return (
     db
       .delete(categoryMembers)
-      .where(and(eq(categoryMembers.categoryId, categoryId), eq(categoryMembers.memberId, memberId)))
-      .returning().all().length > 0
+      .where(
+        and(eq(categoryMembers.categoryId, categoryId), eq(categoryMembers.memberId, memberId)),
+      )
+      .returning()
+      .all().length > 0
   )
 }
 

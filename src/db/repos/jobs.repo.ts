@@ -28,7 +28,11 @@ export function findJob(db: Db, id: number): JobRow | undefined {
   return db.select().from(jobs).where(eq(jobs.id, id)).get()
 }
 
-export function findLiveJobByKey(db: Db, uniqueKey: string, states: JobState[]): JobRow | undefined {
+export function findLiveJobByKey(
+  db: Db,
+  uniqueKey: string,
+  states: JobState[],
+): JobRow | undefined {
   return db
     .select()
     .from(jobs)

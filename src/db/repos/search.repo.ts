@@ -103,7 +103,12 @@ function withCategoryMembers(db: Db, rows: CategoryRow[]): CategoryRecord[] {
   const members = db
     .select()
     .from(categoryMembers)
-    .where(inArray(categoryMembers.categoryId, rows.map((r) => r.id)))
+    .where(
+      inArray(
+        categoryMembers.categoryId,
+        rows.map((r) => r.id),
+      ),
+    )
     .orderBy(asc(categoryMembers.position))
     .all()
   return rows.map((r) => ({

@@ -68,7 +68,8 @@ export function appendTankMember(db: Db, tankoubonId: string, archiveId: string)
       .insert(tankoubonMembers)
       .values({ tankoubonId, archiveId, position: next })
       .onConflictDoNothing()
-      .returning().all().length > 0
+      .returning()
+      .all().length > 0
   )
 }
 
@@ -77,9 +78,13 @@ export function removeTankMember(db: Db, tankoubonId: string, archiveId: string)
     db
       .delete(tankoubonMembers)
       .where(
-        and(eq(tankoubonMembers.tankoubonId, tankoubonId), eq(tankoubonMembers.archiveId, archiveId)),
+        and(
+          eq(tankoubonMembers.tankoubonId, tankoubonId),
+          eq(tankoubonMembers.archiveId, archiveId),
+        ),
       )
-      .returning().all().length > 0
+      .returning()
+      .all().length > 0
   )
 }
 

@@ -20,7 +20,10 @@ export const categoryMembers = sqliteTable(
     memberId: text('member_id').notNull(),
     position: integer('position').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.categoryId, t.memberId] }), index('category_members_member').on(t.memberId)],
+  (t) => [
+    primaryKey({ columns: [t.categoryId, t.memberId] }),
+    index('category_members_member').on(t.memberId),
+  ],
 )
 
 export const tankoubons = sqliteTable('tankoubons', {
@@ -44,7 +47,10 @@ export const tankoubonMembers = sqliteTable(
     archiveId: text('archive_id').notNull(),
     position: integer('position').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tankoubonId, t.archiveId] }), index('tankoubon_members_archive').on(t.archiveId)],
+  (t) => [
+    primaryKey({ columns: [t.tankoubonId, t.archiveId] }),
+    index('tankoubon_members_archive').on(t.archiveId),
+  ],
 )
 
 export const bookmarks = sqliteTable(

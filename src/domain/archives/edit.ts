@@ -38,12 +38,19 @@ export function setNewFlag(deps: Deps, row: ArchiveRow, isnew: boolean): Promise
 }
 
 export function clearAllNewFlags(deps: Deps): number {
-  const changed = tx(deps.db, () => deps.db.update(archives).set({ isnew: false }).returning().all())
+  const changed = tx(deps.db, () =>
+    deps.db.update(archives).set({ isnew: false }).returning().all(),
+  )
   for (const row of changed) deps.search.upsertArchive(row)
   return changed.length
 }
 
-export function addTocEntry(deps: Deps, row: ArchiveRow, page: number, title: string): Promise<ArchiveRow> {
+export function addTocEntry(
+  deps: Deps,
+  row: ArchiveRow,
+  page: number,
+  title: string,
+): Promise<ArchiveRow> {
   return deps.locks.withLock(row.id, () => {
     if (page > row.pagecount) throw fail.bad_request(`Page ${page} does not exist in this archive.`)
     const toc = JSON.parse(row.toc) as Record<string, string>
@@ -66,10 +73,17 @@ export function removeTocEntry(deps: Deps, row: ArchiveRow, page: number): Promi
 export function setProgress(deps: Deps, row: ArchiveRow, page: number): Promise<ArchiveRow> {
   if (!deps.settings.get('server_tracks_progress'))
     throw fail.bad_request('Server-side progress tracking is disabled on this instance.')
-  if (page > row.pagecount) throw fail.bad_request(`Page ${page} is past the end of this archive (${row.pagecount} pages).`)
+  if (page > row.pagecount)
+    throw fail.bad_request(`Page ${page} is past the end of this archive (${row.pagecount} pages).`)
   return deps.locks.withLock(row.id, () => {
-    const updated = write(deps, row.id, { progress: page, lastreadtime: Math.floor(Date.now() / 1000) })
-    deps.settings.setInternal('total_pages_read', (deps.settings.getInternal<number>('total_pages_read') ?? 0) + 1)
+    const updated = write(deps, row.id, {
+      progress: page,
+      lastreadtime: Math.floor(Date.now() / 1000),
+    })
+    deps.settings.setInternal(
+      'total_pages_read',
+      (deps.settings.getInternal<number>('total_pages_read') ?? 0) + 1,
+    )
     return updated
   })
 }

@@ -4,7 +4,20 @@ import { basename, join, relative, sep } from 'node:path'
 
 /** Compound extensions first so `x.tar.gz` is not read as `gz`. */
 const ARCHIVE_EXTENSIONS = [
-  'tar.gz', 'tar.bz2', 'tar.xz', 'zip', 'cbz', 'rar', 'cbr', '7z', 'cb7', 'tar', 'cbt', 'tgz', 'tbz2', 'txz',
+  'tar.gz',
+  'tar.bz2',
+  'tar.xz',
+  'zip',
+  'cbz',
+  'rar',
+  'cbr',
+  '7z',
+  'cb7',
+  'tar',
+  'cbt',
+  'tgz',
+  'tbz2',
+  'txz',
 ]
 
 /** The sidecar patch zip of an archive lives beside it and is not an archive of its own. */
@@ -18,7 +31,12 @@ export const ID_PREFIX_BYTES = 512_000
 
 export function archiveExtension(fileName: string): string | null {
   const lower = fileName.toLowerCase()
-  if (lower.endsWith(PATCH_SUFFIX) || lower.includes(TEMP_MARKER) || basename(lower).startsWith('.')) return null
+  if (
+    lower.endsWith(PATCH_SUFFIX) ||
+    lower.includes(TEMP_MARKER) ||
+    basename(lower).startsWith('.')
+  )
+    return null
   return ARCHIVE_EXTENSIONS.find((ext) => lower.endsWith('.' + ext)) ?? null
 }
 

@@ -16,7 +16,18 @@ const CONTENT_TYPES: Record<string, string> = {
 }
 
 /** Formats read through libarchive: their pages come from the on-disk cache an extract job fills. */
-const EXTRACTED = new Set(['rar', 'cbr', '7z', 'cb7', 'tar.gz', 'tgz', 'tar.bz2', 'tbz2', 'tar.xz', 'txz'])
+const EXTRACTED = new Set([
+  'rar',
+  'cbr',
+  '7z',
+  'cb7',
+  'tar.gz',
+  'tgz',
+  'tar.bz2',
+  'tbz2',
+  'tar.xz',
+  'txz',
+])
 
 export function contentTypeOf(entryName: string): string {
   const ext = entryName.slice(entryName.lastIndexOf('.') + 1).toLowerCase()
@@ -39,7 +50,11 @@ export function pageUrls(row: ArchiveRow, pages: string[]): string[] {
 }
 
 /** GET /files: page URLs at once; an extraction job when the format needs one (or force). */
-export function listFiles(deps: Deps, row: ArchiveRow, force: boolean): { job: number | null; pages: string[] } {
+export function listFiles(
+  deps: Deps,
+  row: ArchiveRow,
+  force: boolean,
+): { job: number | null; pages: string[] } {
   const needsJob = force || EXTRACTED.has(row.extension)
   const job = needsJob ? deps.jobs.enqueue('extract', { id: row.id, force }) : null
   return { job, pages: pageUrls(row, pagesOf(deps, row)) }
@@ -57,11 +72,16 @@ export function pageEtag(row: ArchiveRow, entry: string): string {
 
 export function requirePage(deps: Pick<Deps, 'db'>, row: ArchiveRow, path: string): string {
   if (!path || path.includes('\0')) throw fail.bad_request('Invalid page path.')
-  if (!pagesOf(deps, row).includes(path)) throw fail.bad_request(`${path.slice(0, 200)} is not a page of this archive.`)
+  if (!pagesOf(deps, row).includes(path))
+    throw fail.bad_request(`${path.slice(0, 200)} is not a page of this archive.`)
   return path
 }
 
-export async function readPageBytes(deps: Deps, row: ArchiveRow, entry: string): Promise<Uint8Array> {
+export async function readPageBytes(
+  deps: Deps,
+  row: ArchiveRow,
+  entry: string,
+): Promise<Uint8Array> {
   return deps.reader.readPage(toAbsolutePath(deps.config.contentDir, row.path), entry)
 }
 

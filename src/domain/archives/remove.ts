@@ -10,7 +10,10 @@ import { deleteThumbnails } from './thumbnails.ts'
 import { forgetArchiveRows } from './forget.ts'
 
 /** The spec's "deletes metadata and file": the one place user files are removed. */
-export function deleteArchive(deps: Deps, row: ArchiveRow): Promise<{ filename: string; id: string }> {
+export function deleteArchive(
+  deps: Deps,
+  row: ArchiveRow,
+): Promise<{ filename: string; id: string }> {
   return deps.locks.withLock(row.id, async () => {
     const absPath = toAbsolutePath(deps.config.contentDir, row.path)
     deps.reader.forget(absPath)

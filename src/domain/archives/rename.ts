@@ -5,14 +5,26 @@ import { dirname, join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import { updateArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
-import { archiveExtension, patchPathOf, splitFileName, toAbsolutePath, toContentPath } from './files.ts'
+import {
+  archiveExtension,
+  patchPathOf,
+  splitFileName,
+  toAbsolutePath,
+  toContentPath,
+} from './files.ts'
 
 const MAX_NAME_BYTES = 255
 
 /** A bare file name: no folders, no parent references, no control characters. */
 export function validateFileName(name: string): string {
   const trimmed = name.trim()
-  if (!trimmed || trimmed === '.' || trimmed === '..' || /[/\\\0]/.test(trimmed) || /[\x00-\x1f]/.test(trimmed))
+  if (
+    !trimmed ||
+    trimmed === '.' ||
+    trimmed === '..' ||
+    /[/\\\0]/.test(trimmed) ||
+    /[\x00-\x1f]/.test(trimmed)
+  )
     throw fail.bad_request('Invalid file name.')
   if (Buffer.byteLength(trimmed) > MAX_NAME_BYTES) throw fail.bad_request('File name too long.')
   return trimmed
@@ -30,7 +42,8 @@ export function renameArchive(deps: Deps, row: ArchiveRow, requested: string): P
     const patchFrom = patchPathOf(from)
     const patchTo = patchPathOf(to)
     const hasPatch = existsSync(patchFrom)
-    if (hasPatch && existsSync(patchTo)) throw fail.conflict(`A patch file named ${patchTo} already exists.`)
+    if (hasPatch && existsSync(patchTo))
+      throw fail.conflict(`A patch file named ${patchTo} already exists.`)
     await rename(from, to)
     if (hasPatch) {
       try {
@@ -42,7 +55,10 @@ export function renameArchive(deps: Deps, row: ArchiveRow, requested: string): P
     }
     deps.reader.forget(from)
     const { filename } = splitFileName(to)
-    const updated = updateArchive(deps.db, row.id, { path: toContentPath(deps.config.contentDir, to), filename })
+    const updated = updateArchive(deps.db, row.id, {
+      path: toContentPath(deps.config.contentDir, to),
+      filename,
+    })
     if (!updated) throw fail.bad_request(`No archive with ID ${row.id}.`)
     deps.search.upsertArchive(updated)
     return updated

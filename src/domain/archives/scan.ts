@@ -46,7 +46,13 @@ export async function listContentFiles(contentDir: string): Promise<string[]> {
 export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<ScanResult> {
   const { contentDir } = deps.config
   const result: ScanResult = {
-    scanned: 0, added: 0, updated: 0, moved: 0, unlinked: 0, duplicates: [], unreadable: [],
+    scanned: 0,
+    added: 0,
+    updated: 0,
+    moved: 0,
+    unlinked: 0,
+    duplicates: [],
+    unreadable: [],
   }
   const files = await listContentFiles(contentDir)
   const known = new Map(listArchiveFileStamps(deps.db).map((row) => [row.path, row]))
@@ -128,7 +134,12 @@ function applyRead(
 ): void {
   const atPath = known.get(item.path)
   const existing = findArchive(deps.db, item.id)
-  const stamps = { size: item.size, mtimeMs: item.mtimeMs, pagecount: item.pages.length, unreadable: null }
+  const stamps = {
+    size: item.size,
+    mtimeMs: item.mtimeMs,
+    pagecount: item.pages.length,
+    unreadable: null,
+  }
 
   if (existing && existing.path === item.path) {
     // Same file, changed past the hashed prefix: refresh stamps and pages, keep metadata.
@@ -155,7 +166,10 @@ function applyRead(
   if (atPath && atPath.id !== item.id) {
     // Another file replaced the old one at this path. The old row keeps its metadata, unlinked,
     // under a path no file can have, until database/clean deletes it.
-    updateArchive(deps.db, atPath.id, { path: `${item.path}#replaced-${atPath.id}`, unlinked: true })
+    updateArchive(deps.db, atPath.id, {
+      path: `${item.path}#replaced-${atPath.id}`,
+      unlinked: true,
+    })
     deps.search.removeArchive(atPath.id)
     result.unlinked++
   }

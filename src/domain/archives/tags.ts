@@ -30,6 +30,7 @@ export function tagNamespace(tag: string): string {
 /** Value of the last tag in a namespace, e.g. date_added. */
 export function lastTagValue(tags: string, namespace: string): string | undefined {
   let found: string | undefined
-  for (const tag of splitTags(tags)) if (tagNamespace(tag) === namespace) found = tag.slice(tag.indexOf(':') + 1).trim()
+  for (const tag of splitTags(tags))
+    if (tagNamespace(tag) === namespace) found = tag.slice(tag.indexOf(':') + 1).trim()
   return found
 }

@@ -4,7 +4,12 @@ import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
-import { findArchive, readArchivePages, updateArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import {
+  findArchive,
+  readArchivePages,
+  updateArchive,
+  type ArchiveRow,
+} from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
 import { toAbsolutePath } from './files.ts'
 
@@ -46,11 +51,17 @@ function targetPath(deps: Pick<Deps, 'config' | 'settings'>, id: string, page: n
  * Makes the thumbnail of a cover (page 0 = the archive's cover page) or of page N (1-based).
  * The cover is taken from the page stored as the archive's cover choice, default page 1.
  */
-export async function makeThumbnail(deps: Deps, row: ArchiveRow, page: number, sourcePage?: number): Promise<string> {
+export async function makeThumbnail(
+  deps: Deps,
+  row: ArchiveRow,
+  page: number,
+  sourcePage?: number,
+): Promise<string> {
   const pages = readArchivePages(deps.db, row.id) ?? []
   const index = (page <= 0 ? (sourcePage ?? row.coverPage) : page) - 1
   const entry = pages[index]
-  if (entry === undefined) throw fail.bad_request(`Page ${index + 1} does not exist in this archive.`)
+  if (entry === undefined)
+    throw fail.bad_request(`Page ${index + 1} does not exist in this archive.`)
   const bytes = await deps.reader.readPage(toAbsolutePath(deps.config.contentDir, row.path), entry)
   const format = deps.settings.get('thumbnail_format') === 'jpeg' ? 'jpeg' : 'webp'
   const out = targetPath(deps, row.id, page)
@@ -77,7 +88,8 @@ export async function getThumbnail(
   const row = findArchive(deps.db, archiveId)
   if (!row || row.unlinked) throw fail.bad_request(`No archive with ID ${archiveId}.`)
   const page = options.page ?? 0
-  if (page > 0 && page > row.pagecount) throw fail.bad_request(`Page ${page} does not exist in this archive.`)
+  if (page > 0 && page > row.pagecount)
+    throw fail.bad_request(`Page ${page} does not exist in this archive.`)
   const existing = findThumbnailFile(deps, archiveId, page)
   if (existing) return { kind: 'file', ...existing }
   const job = deps.jobs.enqueue('thumbnails', { ids: [archiveId], page })

@@ -5,7 +5,12 @@ import { createReadStream, existsSync } from 'node:fs'
 import { copyFile, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
-import { deleteArchiveRow, findArchive, findArchiveByPath, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import {
+  deleteArchiveRow,
+  findArchive,
+  findArchiveByPath,
+  type ArchiveRow,
+} from '../../db/repos/archives.repo.ts'
 import { tx } from '../../db/client.ts'
 import { fail, AppError } from '../../errors.ts'
 import { detectFormatOf } from '../../archive/format.ts'
@@ -89,11 +94,14 @@ export async function uploadArchive(deps: Deps, input: UploadInput): Promise<Arc
     try {
       await Bun.write(staged, input.file)
     } catch (error) {
-      throw new AppError('internal', 'Could not store the upload (disk full?).', undefined, { cause: error })
+      throw new AppError('internal', 'Could not store the upload (disk full?).', undefined, {
+        cause: error,
+      })
     }
     if (input.checksum && (await sha1OfFile(staged)) !== input.checksum.toLowerCase())
       throw fail.checksum_mismatch('Checksum mismatch: the uploaded file is not the one announced.')
-    if (!detectFormatOf(await headOf(staged))) throw fail.unsupported(`Unsupported file type: ${name}`)
+    if (!detectFormatOf(await headOf(staged)))
+      throw fail.unsupported(`Unsupported file type: ${name}`)
     const pages = await deps.reader.listPages(staged).catch((error: unknown) => {
       throw fail.unprocessable(`The file cannot be read as an archive: ${(error as Error).message}`)
     })
@@ -122,9 +130,14 @@ export async function uploadArchive(deps: Deps, input: UploadInput): Promise<Arc
         await copyFile(staged, tempPath)
         await fsyncFile(tempPath)
       } catch (error) {
-        throw new AppError('internal', "The file couldn't be written to the content folder.", undefined, {
-          cause: error,
-        })
+        throw new AppError(
+          'internal',
+          "The file couldn't be written to the content folder.",
+          undefined,
+          {
+            cause: error,
+          },
+        )
       }
       const st = await stat(tempPath)
       // The row is written before the rename so the watcher's rescan finds the file already known.

@@ -20,7 +20,11 @@ export type BookmarkEntry = { archive: ArchiveRow; pages: BookmarkView[] }
 /** Where an archive sits in the order: its sort key, then its id to break ties. */
 type Position = { key: number | string; id: string }
 
-function sortKey(sort: BookmarkSort, archive: ArchiveRow, bookmarks: BookmarkRow[]): number | string {
+function sortKey(
+  sort: BookmarkSort,
+  archive: ArchiveRow,
+  bookmarks: BookmarkRow[],
+): number | string {
   switch (sort) {
     case 'bookmarked_at':
       return Math.max(...bookmarks.map((b) => b.bookmarkedAt))

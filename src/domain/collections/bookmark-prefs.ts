@@ -3,7 +3,12 @@
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
 
-export const HOVER_PAGE_ORDERS = ['pageAsc', 'pageDesc', 'bookmarkedAtAsc', 'bookmarkedAtDesc'] as const
+export const HOVER_PAGE_ORDERS = [
+  'pageAsc',
+  'pageDesc',
+  'bookmarkedAtAsc',
+  'bookmarkedAtDesc',
+] as const
 export type HoverPageOrder = (typeof HOVER_PAGE_ORDERS)[number]
 
 const HOVER_ORDER_KEY = 'bookmarks.hover_page_order'

@@ -90,7 +90,10 @@ export function createCategory(deps: Deps, input: CategoryInput): string {
   if (name === '') throw fail.bad_request('Category name not specified.')
   // One immediate transaction: two concurrent creations cannot pick the same SET_ id.
   const id = tx(deps.db, () => {
-    const id = nextTimestampId('SET_', (candidate) => findCategory(deps.db, candidate) !== undefined)
+    const id = nextTimestampId(
+      'SET_',
+      (candidate) => findCategory(deps.db, candidate) !== undefined,
+    )
     insertCategory(deps.db, {
       id,
       name,

@@ -53,7 +53,8 @@ export function updateTankoubon(deps: Deps, rawId: string, update: TankoubonUpda
   if (update.archives) patch.thumbnailPage = null
   assertUnlocked(deps, [row.id])
   const updated = tx(deps.db, () => {
-    if (update.archives) replaceTankMembers(deps.db, row.id, validateArchiveList(deps, update.archives))
+    if (update.archives)
+      replaceTankMembers(deps.db, row.id, validateArchiveList(deps, update.archives))
     return updateTankoubonRow(deps.db, row.id, patch)
   })
   deps.search.refreshTankoubon(row.id)

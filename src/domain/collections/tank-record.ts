@@ -1,6 +1,10 @@
 // Reading one Tankoubon with its members, and the write guard shared by every Tankoubon write.
 import type { Deps } from '../../deps.ts'
-import { findTankoubon, listTankMembers, type TankoubonRow } from '../../db/repos/tankoubons.repo.ts'
+import {
+  findTankoubon,
+  listTankMembers,
+  type TankoubonRow,
+} from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { parseTankoubonId } from '../ids.ts'
 import { inScope, type Scope } from './guest-scope.ts'

@@ -35,7 +35,8 @@ export async function getTankThumbnail(
     resolveGlobalPage(members, 1)
   const archive = source ? findArchive(deps.db, source.archiveId) : undefined
   if (!source || !archive) {
-    if (noFallback) throw fail.bad_request('This tankoubon has no archive to take a thumbnail from.')
+    if (noFallback)
+      throw fail.bad_request('This tankoubon has no archive to take a thumbnail from.')
     return { kind: 'placeholder' }
   }
   const page = thumbnailNumber(archive.coverPage, source.localPage)

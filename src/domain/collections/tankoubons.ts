@@ -88,7 +88,10 @@ export function cleanTankoubonName(name: string | undefined): string {
 }
 
 /** Creates a Tankoubon, or renames `tankId` when given. Returns the id. */
-export function createOrRenameTankoubon(deps: Deps, input: { name?: string; tankId?: string }): string {
+export function createOrRenameTankoubon(
+  deps: Deps,
+  input: { name?: string; tankId?: string },
+): string {
   const name = cleanTankoubonName(input.name)
   if (input.tankId) {
     const row = requireTankoubon(deps, input.tankId)
@@ -99,7 +102,10 @@ export function createOrRenameTankoubon(deps: Deps, input: { name?: string; tank
   }
   // One immediate transaction: concurrent creations cannot pick the same TANK_ id.
   const id = tx(deps.db, () => {
-    const id = nextTimestampId('TANK_', (candidate) => findTankoubon(deps.db, candidate) !== undefined)
+    const id = nextTimestampId(
+      'TANK_',
+      (candidate) => findTankoubon(deps.db, candidate) !== undefined,
+    )
     insertTankoubon(deps.db, { id, name, createdAt: Math.floor(Date.now() / 1000) })
     return id
   })

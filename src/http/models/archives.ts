@@ -25,7 +25,10 @@ export function tocEntries(toc: string): { name: string; page: number }[] {
 }
 
 /** isnew goes out as "true"/"false" like LANraragi, which clients compare as strings. */
-export function toWireArchive(row: ArchiveRow, options: { toc?: boolean } = { toc: true }): WireArchive {
+export function toWireArchive(
+  row: ArchiveRow,
+  options: { toc?: boolean } = { toc: true },
+): WireArchive {
   const wire: WireArchive = {
     arcid: row.id,
     title: row.title,

@@ -44,7 +44,12 @@ export function parseListOptions(query: typeof BookmarkModel.listQuery.static): 
 }
 
 export function toWireBookmark(view: BookmarkView) {
-  return { page: view.page, filename: view.filename, name: view.name, bookmarked_at: view.bookmarkedAt }
+  return {
+    page: view.page,
+    filename: view.filename,
+    name: view.name,
+    bookmarked_at: view.bookmarkedAt,
+  }
 }
 
 export function toWireTankBookmark(view: TankBookmarkView) {

@@ -41,7 +41,10 @@ export function categoryFields(
 }
 
 /** A form flag ('true'/'false', 1/0), or a JSON boolean; absent stays undefined (unchanged). */
-function parseBodyFlag(value: string | boolean | number | undefined, field: string): boolean | undefined {
+function parseBodyFlag(
+  value: string | boolean | number | undefined,
+  field: string,
+): boolean | undefined {
   if (value === undefined || typeof value === 'boolean') return value
   return parseFlag(String(value), field)
 }

@@ -16,11 +16,16 @@ export function toWireJob(row: JobRow) {
   if (row.downloadedBytes !== null) out.downloaded_bytes = row.downloadedBytes
   if (row.totalBytes !== null) out.total_bytes = row.totalBytes
   if (row.rateLimitBytesPerSec !== null) out.rate_limit_bytes_per_sec = row.rateLimitBytesPerSec
-  if (row.rateLimitMatchedPattern !== null) out.rate_limit_matched_pattern = row.rateLimitMatchedPattern
+  if (row.rateLimitMatchedPattern !== null)
+    out.rate_limit_matched_pattern = row.rateLimitMatchedPattern
   return out
 }
 
 /** GET /api/jobqueue/{id} and /api/minion/{id}: JobStatus plus LANraragi's task and notes. */
 export function toWireJobDetail(row: JobRow) {
-  return { ...toWireJob(row), task: row.name, notes: JSON.parse(row.notes) as Record<string, unknown> }
+  return {
+    ...toWireJob(row),
+    task: row.name,
+    notes: JSON.parse(row.notes) as Record<string, unknown>,
+  }
 }

@@ -8,9 +8,27 @@ import { fail } from '../../errors.ts'
 import { listArchives } from '../../db/repos/archives.repo.ts'
 import { toWireArchive } from '../models/archives.ts'
 import { requireArchive } from '../../domain/archives/lookup.ts'
-import { addTocEntry, removeTocEntry, setNewFlag, setProgress, updateMetadata } from '../../domain/archives/edit.ts'
-import { contentTypeOf, listFiles, pageDimensions, pageEtag, readPageBytes, requirePage } from '../../domain/archives/pages.ts'
-import { deleteArchive, deleteArchives, deletePatch, requireIdList } from '../../domain/archives/remove.ts'
+import {
+  addTocEntry,
+  removeTocEntry,
+  setNewFlag,
+  setProgress,
+  updateMetadata,
+} from '../../domain/archives/edit.ts'
+import {
+  contentTypeOf,
+  listFiles,
+  pageDimensions,
+  pageEtag,
+  readPageBytes,
+  requirePage,
+} from '../../domain/archives/pages.ts'
+import {
+  deleteArchive,
+  deleteArchives,
+  deletePatch,
+  requireIdList,
+} from '../../domain/archives/remove.ts'
 import { renameArchive } from '../../domain/archives/rename.ts'
 import { uploadArchive } from '../../domain/archives/upload.ts'
 import { findThumbnailFile, getThumbnail, setCover } from '../../domain/archives/thumbnails.ts'
@@ -68,51 +86,64 @@ export const archivesRoutes = (deps: Deps) =>
         .filter((row) => !visible || visible.has(row.id))
         .map((row) => toWireArchive(row))
     })
-    .delete('/api/archives', async ({ body }) => ok({ results: await deleteArchives(deps, requireIdList(body)) }))
-    .put(
-      '/api/archives/upload',
-      async ({ body }) => {
-        // A raw or JSON body has no file part: a 400, like a form without one.
-        const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>
-        const file = form.file
-        if (!(file instanceof File)) throw fail.bad_request('No file attached (multipart/form-data field "file").')
-        const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : undefined)
-        const categoryId = text('category_id') || undefined
-        // Checked before the file lands, so a bad category refuses the upload instead of half-doing it.
-        if (categoryId && getCategory(deps, categoryId, null).search)
-          throw fail.bad_request('Cannot add an archive to a dynamic category.')
-        const row = await uploadArchive(deps, {
-          file,
-          checksum: text('file_checksum') || undefined,
-          title: text('title'),
-          tags: text('tags'),
-          summary: text('summary'),
-        })
-        if (categoryId) addToCategory(deps, categoryId, row.id)
-        return ok({ id: row.id, name: file.name, title: row.title })
-      },
+    .delete('/api/archives', async ({ body }) =>
+      ok({ results: await deleteArchives(deps, requireIdList(body)) }),
     )
-    .get('/api/archives/:id/metadata', ({ params, guestScoped }) =>
-      toWireArchive(requireArchive(deps, params.id, guestScoped)),
-    { params: IdParams })
+    .put('/api/archives/upload', async ({ body }) => {
+      // A raw or JSON body has no file part: a 400, like a form without one.
+      const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>
+      const file = form.file
+      if (!(file instanceof File))
+        throw fail.bad_request('No file attached (multipart/form-data field "file").')
+      const text = (key: string) =>
+        typeof form[key] === 'string' ? (form[key] as string) : undefined
+      const categoryId = text('category_id') || undefined
+      // Checked before the file lands, so a bad category refuses the upload instead of half-doing it.
+      if (categoryId && getCategory(deps, categoryId, null).search)
+        throw fail.bad_request('Cannot add an archive to a dynamic category.')
+      const row = await uploadArchive(deps, {
+        file,
+        checksum: text('file_checksum') || undefined,
+        title: text('title'),
+        tags: text('tags'),
+        summary: text('summary'),
+      })
+      if (categoryId) addToCategory(deps, categoryId, row.id)
+      return ok({ id: row.id, name: file.name, title: row.title })
+    })
+    .get(
+      '/api/archives/:id/metadata',
+      ({ params, guestScoped }) => toWireArchive(requireArchive(deps, params.id, guestScoped)),
+      { params: IdParams },
+    )
     // LANraragi's older (deprecated, still routed) spelling of the metadata read.
-    .get('/api/archives/:id', ({ params, guestScoped }) =>
-      toWireArchive(requireArchive(deps, params.id, guestScoped)),
-    { params: IdParams })
+    .get(
+      '/api/archives/:id',
+      ({ params, guestScoped }) => toWireArchive(requireArchive(deps, params.id, guestScoped)),
+      { params: IdParams },
+    )
     .put(
       '/api/archives/:id/metadata',
       async ({ params, query, body }) => {
         const row = requireArchive(deps, params.id)
         // LANraragi reads these as request params: the query string or a form body.
         const fields = { ...formFields(body), ...query }
-        await updateMetadata(deps, row, { title: fields.title, tags: fields.tags, summary: fields.summary })
+        await updateMetadata(deps, row, {
+          title: fields.title,
+          tags: fields.tags,
+          summary: fields.summary,
+        })
         return ok({ successMessage: `Updated metadata of ${row.id}.` })
       },
       { params: IdParams, query: Query },
     )
-    .delete('/api/archives/:id', async ({ params }) => ok(await deleteArchive(deps, requireArchive(deps, params.id))), {
-      params: IdParams,
-    })
+    .delete(
+      '/api/archives/:id',
+      async ({ params }) => ok(await deleteArchive(deps, requireArchive(deps, params.id))),
+      {
+        params: IdParams,
+      },
+    )
     .get(
       '/api/archives/:id/download',
       ({ params, guestScoped }) => {
@@ -144,20 +175,29 @@ export const archivesRoutes = (deps: Deps) =>
         const missing = Array.from({ length: row.pagecount }, (_, i) => i + 1).some(
           (page) => !findThumbnailFile(deps, row.id, page),
         )
-        if (!force && !missing) return ok({ message: 'No job queued, all thumbnails already exist.' })
+        if (!force && !missing)
+          return ok({ message: 'No job queued, all thumbnails already exist.' })
         set.status = 202
         return ok({ job: deps.jobs.enqueue('thumbnails', { ids: [row.id], page: 'all', force }) })
       },
       { params: IdParams, query: Query },
     )
-    .put('/api/archives/:id/isnew', async ({ params }) => {
-      await setNewFlag(deps, requireArchive(deps, params.id), true)
-      return ok({ id: params.id })
-    }, { params: IdParams })
-    .delete('/api/archives/:id/isnew', async ({ params }) => {
-      await setNewFlag(deps, requireArchive(deps, params.id), false)
-      return ok({ id: params.id })
-    }, { params: IdParams })
+    .put(
+      '/api/archives/:id/isnew',
+      async ({ params }) => {
+        await setNewFlag(deps, requireArchive(deps, params.id), true)
+        return ok({ id: params.id })
+      },
+      { params: IdParams },
+    )
+    .delete(
+      '/api/archives/:id/isnew',
+      async ({ params }) => {
+        await setNewFlag(deps, requireArchive(deps, params.id), false)
+        return ok({ id: params.id })
+      },
+      { params: IdParams },
+    )
     .get(
       '/api/archives/:id/page',
       async ({ params, query, request, guestScoped }) => {
@@ -166,9 +206,12 @@ export const archivesRoutes = (deps: Deps) =>
         const entry = requirePage(deps, row, query.path)
         const etag = pageEtag(row, entry)
         const headers = { etag, 'cache-control': 'private, max-age=604800' }
-        if (etagMatches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
+        if (etagMatches(request.headers.get('if-none-match'), etag))
+          return new Response(null, { status: 304, headers })
         const bytes = await readPageBytes(deps, row, entry)
-        return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { ...headers, 'content-type': contentTypeOf(entry) } })
+        return new Response(bytes as Uint8Array<ArrayBuffer>, {
+          headers: { ...headers, 'content-type': contentTypeOf(entry) },
+        })
       },
       { params: IdParams, query: Query },
     )
@@ -195,7 +238,8 @@ export const archivesRoutes = (deps: Deps) =>
       '/api/archives/:id/rename',
       async ({ params, body }) => {
         const filename = (body as { filename?: unknown } | undefined)?.filename
-        if (typeof filename !== 'string') throw fail.bad_request('Body must be {"filename": "new name"}.')
+        if (typeof filename !== 'string')
+          throw fail.bad_request('Body must be {"filename": "new name"}.')
         const row = await renameArchive(deps, requireArchive(deps, params.id), filename)
         return ok({ filename: `${row.filename}.${row.extension}` })
       },

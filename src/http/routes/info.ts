@@ -11,10 +11,13 @@ export const infoRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.info' })
     .use(requestContext(deps))
     .get('/api/info', () => serverInfo(deps))
-    .delete('/api/tempfolder', async () => ok({ error: null, newsize: await cleanTempFolder(deps) }))
+    .delete('/api/tempfolder', async () =>
+      ok({ error: null, newsize: await cleanTempFolder(deps) }),
+    )
     .post(
       '/api/regen_thumbs',
-      ({ query }) => ok({ job: deps.jobs.enqueue('regen_thumbs', { force: parseFlag(query.force, 'force') }) }),
+      ({ query }) =>
+        ok({ job: deps.jobs.enqueue('regen_thumbs', { force: parseFlag(query.force, 'force') }) }),
       { query: t.Record(t.String(), t.String()) },
     )
     .post('/api/shinobu/rescan', () => ok({ job: deps.catalog.rescan() }))

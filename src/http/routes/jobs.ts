@@ -26,7 +26,9 @@ export const jobRoutes = (deps: Deps) =>
     .get('/api/jobqueue/:id', ({ params }) => jobDetail(deps, params.id), { params: JobParams })
     .get('/api/minion/:id', ({ params }) => jobDetail(deps, params.id), { params: JobParams })
     // LANraragi's full job view (its web client and download scripts poll it): same body here.
-    .get('/api/minion/:id/detail', ({ params }) => jobDetail(deps, params.id), { params: JobParams })
+    .get('/api/minion/:id/detail', ({ params }) => jobDetail(deps, params.id), {
+      params: JobParams,
+    })
     .get('/api/jobs', () => ({ jobs: deps.jobs.list().map(toWireJob) }))
     .delete(
       '/api/jobs/:id',

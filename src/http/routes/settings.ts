@@ -38,10 +38,15 @@ export const settingsRoutes = (deps: Deps) =>
       '/api/settings/password',
       async ({ body, caller, request, ip, set }) => {
         const familyId = caller.kind === 'session' ? caller.familyId : null
-        const grant = await changeAdminPassword(deps, body.password, { familyId }, {
-          ip,
-          userAgent: request.headers.get('user-agent'),
-        })
+        const grant = await changeAdminPassword(
+          deps,
+          body.password,
+          { familyId },
+          {
+            ip,
+            userAgent: request.headers.get('user-agent'),
+          },
+        )
         if (grant) set.headers['set-cookie'] = sessionCookies(request, grant)
         return ok({ password_enabled: body.password !== '' })
       },

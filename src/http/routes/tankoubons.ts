@@ -38,7 +38,11 @@ export const tankoubonsRoutes = (deps: Deps) =>
       '/api/tankoubons',
       ({ query, guestScoped }) => {
         const list = listTankoubons(deps, parseListPage(query.page, 0), scopeFor(deps, guestScoped))
-        return { filtered: list.filtered, result: list.result.map(toWireTankoubon), total: list.total }
+        return {
+          filtered: list.filtered,
+          result: list.result.map(toWireTankoubon),
+          total: list.total,
+        }
       },
       { query: TankoubonModel.listQuery },
     )
@@ -63,7 +67,11 @@ export const tankoubonsRoutes = (deps: Deps) =>
       ({ params, query, guestScoped }) => {
         const page = parseListPage(query.page, -1)
         const full = getFullTankoubon(deps, params.id, page, scopeFor(deps, guestScoped))
-        return { filtered: full.filtered, result: toWireFullTankoubon(full.result), total: full.total }
+        return {
+          filtered: full.filtered,
+          result: toWireFullTankoubon(full.result),
+          total: full.total,
+        }
       },
       { params: TankoubonModel.params, query: TankoubonModel.listQuery },
     )

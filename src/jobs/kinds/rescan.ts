@@ -15,8 +15,12 @@ export const rescanJob = (deps: Deps) =>
     async run(ctx) {
       const result = await scanContentFolder(deps, ctx)
       for (const dup of result.duplicates)
-        log.warn('duplicate archive file not catalogued', { path: dup.path, existing_id: dup.existing_id })
-      for (const bad of result.unreadable) log.warn('unreadable archive', { path: bad.path, reason: bad.reason })
+        log.warn('duplicate archive file not catalogued', {
+          path: dup.path,
+          existing_id: dup.existing_id,
+        })
+      for (const bad of result.unreadable)
+        log.warn('unreadable archive', { path: bad.path, reason: bad.reason })
       // Covers of what the scan found, made in the background: a `thumbnails` job over every
       // archive still without one (one of the two thumbnail slots; the other stays free for
       // covers a client asks for).

@@ -32,11 +32,19 @@ async function runTasks(deps: Deps, ctx: JobContext, tasks: Task[], force: boole
           made++
         } catch (error) {
           failed.push({ id: task.id, page: task.page, error: (error as Error).message })
-          ctx.log.warn('thumbnail failed', { id: task.id, page: task.page, error: (error as Error).message })
+          ctx.log.warn('thumbnail failed', {
+            id: task.id,
+            page: task.page,
+            error: (error as Error).message,
+          })
         }
       }
       done++
-      ctx.progress(done / Math.max(1, tasks.length), { progress: done, pages: tasks.length, total: tasks.length })
+      ctx.progress(done / Math.max(1, tasks.length), {
+        progress: done,
+        pages: tasks.length,
+        total: tasks.length,
+      })
     }
   }
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker))
