@@ -189,14 +189,14 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       })
       const slots = applyTerms(store, vocab, marks, q.terms, start, q.titlesOnly)
       const mark = marks.next()
-      for (const slot of slots) marks.array[slot] = mark
+      for (let i = 0; i < slots.length; i++) marks.array[slots[i]!] = mark
       const ordered = sortKeys.order(q.sort, marks.array, mark, slots.length)
       // recordsTotal is the grouped or flat library, as in LANraragi, even for tankoubonsonly.
       const library = q.tanksOnly ? universe(grouped, false) : view
       let total = library.length
       if (scope) {
         total = 0
-        for (const slot of library) if (scope[slot]) total++
+        for (let i = 0; i < library.length; i++) if (scope[library[i]!]) total++
       }
       const result: IndexResult = {
         count: ordered.length,
@@ -224,7 +224,7 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       for (let slot = 0; slot < store.capacity; slot++) if (store.alive[slot]) all[n++] = slot
       const ids: string[] = []
       const matched = applyTerms(store, vocab, marks, terms, all.subarray(0, n))
-      for (const slot of matched) ids.push(store.ids[slot]!)
+      for (let i = 0; i < matched.length; i++) ids.push(store.ids[matched[i]!]!)
       return ids
     },
 

@@ -177,7 +177,8 @@ export function randomHits(
   if (!result) return null
   const take = Math.min(count, result.count)
   // Partial Fisher-Yates over positions: only `take` of them are drawn and looked up.
-  const positions = new Int32Array(result.count).map((_, i) => i)
+  const positions = new Int32Array(result.count)
+  for (let i = 0; i < positions.length; i++) positions[i] = i
   const picked: string[] = []
   for (let i = 0; i < take; i++) {
     const j = i + Math.floor(Math.random() * (result.count - i))
