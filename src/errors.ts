@@ -16,6 +16,9 @@ export const STATUS_OF = {
 export type ErrorCode = keyof typeof STATUS_OF
 
 export class AppError extends Error {
+  /** Seconds until the same request may succeed (a 429 lock); rendered as `Retry-After`. */
+  retryAfterSecs?: number
+
   constructor(
     readonly code: ErrorCode,
     message: string,

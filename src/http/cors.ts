@@ -1,5 +1,5 @@
-// Cross-origin access (`enable_cors`, `cors_origins`): credentialed CORS headers for configured
-// origins only, and preflight answers before routing (most routes register no OPTIONS handler).
+// Cross-origin access (`enable_cors`, `cors_origins`): credentialed CORS headers for origins named
+// in the list, the plain wildcard for `*`, and preflight answers before routing (most routes register no OPTIONS handler).
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { fail } from '../errors.ts'
@@ -25,10 +25,18 @@ export function assertCorsOrigins(value: unknown): void {
   }
 }
 
-/** `*` admits any real origin; the opaque `null` origin (sandboxed frames, files) only by name. */
-export function originAllowed(origin: string, configured: readonly string[]): boolean {
-  if (configured.includes(origin)) return true
-  return origin !== 'null' && configured.includes('*')
+/**
+ * How an origin is admitted: `listed` (named in cors_origins: echoed, with credentials), `any`
+ * (only through `*`: the plain wildcard, which browsers never combine with cookies, so a `*`
+ * setting cannot lend the session to any site), or not at all. The opaque `null` origin
+ * (sandboxed frames, files) only by name.
+ */
+export function originAdmission(
+  origin: string,
+  configured: readonly string[],
+): 'listed' | 'any' | null {
+  if (configured.includes(origin)) return 'listed'
+  return origin !== 'null' && configured.includes('*') ? 'any' : null
 }
 
 function isApiPath(url: string): boolean {
@@ -43,14 +51,13 @@ export function cors(deps: Pick<Deps, 'settings'>) {
     const configured = deps.settings.get('cors_origins')
     const headers: Record<string, string> = { vary: 'Origin' }
     let allowed = false
-    if (origin) {
-      allowed = originAllowed(origin, configured)
-      if (allowed) {
-        headers['access-control-allow-origin'] = origin
-        headers['access-control-allow-credentials'] = 'true'
-      }
-    } else if (configured.includes('*')) {
-      // No Origin to echo (a client that is not a browser): the plain wildcard, as LANraragi sends.
+    const admission = origin ? originAdmission(origin, configured) : null
+    if (origin && admission === 'listed') {
+      allowed = true
+      headers['access-control-allow-origin'] = origin
+      headers['access-control-allow-credentials'] = 'true'
+    } else if (admission === 'any' || (!origin && configured.includes('*'))) {
+      // The plain wildcard, as LANraragi sends: token clients (Authorization header) work.
       allowed = true
       headers['access-control-allow-origin'] = '*'
     }

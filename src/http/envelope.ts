@@ -21,7 +21,12 @@ export function envJson(status: number, body: unknown, headers?: Record<string, 
 /** Maps any thrown value to an Env response; never leaks a stack or a path. */
 export function renderError(operation: string, code: string | number, error: unknown): Response {
   if (error instanceof AppError) {
-    return envJson(error.status, { operation, success: 0, error: error.message, ...error.extra })
+    const headers =
+      error.retryAfterSecs === undefined
+        ? undefined
+        : { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterSecs))) }
+    const body = { operation, success: 0, error: error.message, ...error.extra }
+    return envJson(error.status, body, headers)
   }
   switch (code) {
     case 'VALIDATION':

@@ -93,11 +93,23 @@ describe('CORS', () => {
     }
   })
 
-  it('with * echoes any real origin but not the opaque null origin', async () => {
+  it('with * answers the plain wildcard without credentials, never for the opaque null origin', async () => {
     await using app = await startTestServer()
     app.deps.settings.update({ enable_cors: true, cors_origins: ['*'] })
     const any = await app.req('/api/info', { headers: { origin: 'https://anything.example' } })
-    expect(corsHeaders(any)).toEqual({ origin: 'https://anything.example', credentials: 'true' })
+    // Browsers refuse `*` with credentials: a `*` setting never lends the session cookie out.
+    expect(corsHeaders(any)).toEqual({ origin: '*', credentials: null })
+    const preflight = await app.req('/api/search', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://anything.example', 'access-control-request-method': 'GET' },
+    })
+    expect(preflight.status).toBe(204)
+    expect(corsHeaders(preflight)).toEqual({ origin: '*', credentials: null })
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Authorization')
+    // A listed origin next to `*` still gets credentials.
+    app.deps.settings.update({ cors_origins: ['*', 'https://reader.example'] })
+    const listed = await app.req('/api/info', { headers: { origin: 'https://reader.example' } })
+    expect(corsHeaders(listed)).toEqual({ origin: 'https://reader.example', credentials: 'true' })
     const opaque = await app.req('/api/info', { headers: { origin: 'null' } })
     expect(corsHeaders(opaque).origin).toBeNull()
   })

@@ -83,6 +83,10 @@ describe('POST /api/login', () => {
     const body = (await locked.json()) as Wire
     expect(body).toMatchObject({ operation: 'login', success: 0 })
     expect(body.error).toContain('minute')
+    // Retry-After in seconds: the 10-minute lock, give or take the time the test took.
+    const retryAfter = Number(locked.headers.get('retry-after'))
+    expect(retryAfter).toBeGreaterThan(500)
+    expect(retryAfter).toBeLessThanOrEqual(600)
     expect(locked.headers.getSetCookie()).toEqual([])
   })
 })

@@ -247,9 +247,69 @@ describe('malformed JSON bodies', () => {
       json: [1],
     })
     expect(await json(res, 400)).toMatchObject({ operation: 'rename_bookmark', success: 0 })
+    // `name` is required: only an explicit null (or blank) clears it.
+    res = await app.req(`/api/archives/${a.id}/bookmarks/1/name`, {
+      method: 'PUT',
+      cookie,
+      json: {},
+    })
+    expect(await json(res, 400)).toMatchObject({ operation: 'rename_bookmark', success: 0 })
     expect((await json(await app.req(`/api/archives/${a.id}/bookmarks`, { cookie })))[0].name).toBe(
       'Kept',
     )
+  })
+
+  it('answers 400 Env to a Tankoubon update whose metadata is not an object', async () => {
+    const id = await createTank('Metadata stays')
+    for (const metadata of ['"x"', 'null', '[1]', '5']) {
+      const res = await app.req(`/api/tankoubons/${id}`, {
+        method: 'PUT',
+        cookie,
+        body: `{"metadata": ${metadata}}`,
+        headers: { 'content-type': 'application/json' },
+      })
+      expect(await json(res, 400)).toMatchObject({ operation: 'update_tankoubon', success: 0 })
+    }
+    expect((await json(await app.req(`/api/tankoubons/${id}`, { cookie }))).name).toBe(
+      'Metadata stays',
+    )
+  })
+
+  it('names a missing page instead of printing undefined', async () => {
+    const id = await createTank('No page')
+    const res = await app.req(`/api/tankoubons/${id}/thumbnail`, { method: 'PUT', cookie })
+    const body = await json(res, 400)
+    expect(body.error).toContain('Missing page')
+    expect(body.error).not.toContain('undefined')
+  })
+})
+
+describe('GET /api/tankoubons/:id?include_full_data (LANraragi 0.9.7x clients)', () => {
+  it('answers the full response for a true value and the plain Tankoubon otherwise', async () => {
+    const [a, b] = [seedArchive(app.deps, { pagecount: 2 }), seedArchive(app.deps)]
+    const id = await createTank('Full on request', [a.id, b.id])
+    const full = await json(await app.req(`/api/tankoubons/${id}?include_full_data=1`, { cookie }))
+    expect(full).toMatchObject({ total: 2, filtered: 2 })
+    expect(full.result.id).toBe(id)
+    expect(full.result.full_data.map((x: Wire) => x.arcid)).toEqual([a.id, b.id])
+    expect(full.result.full_data[0].pagecount).toBe(2)
+    const paged = await json(
+      await app.req(`/api/tankoubons/${id}?include_full_data=true&page=0`, { cookie }),
+    )
+    expect(paged.result.full_data).toHaveLength(2)
+    for (const off of ['false', '0', '']) {
+      const plain = await json(
+        await app.req(`/api/tankoubons/${id}?include_full_data=${off}`, { cookie }),
+      )
+      expect(plain).toEqual({
+        id,
+        name: 'Full on request',
+        summary: '',
+        tags: '',
+        progress: 0,
+        archives: [a.id, b.id],
+      })
+    }
   })
 })
 

@@ -35,7 +35,11 @@ export async function login(
     if (lockedMs > 0) {
       log.warn('login refused: too many failures', { ip: meta.ip })
       const minutes = Math.ceil(lockedMs / 60_000)
-      throw fail.too_many_requests(`Too many failed logins; try again in ${minutes} minute(s).`)
+      const locked = fail.too_many_requests(
+        `Too many failed logins; try again in ${minutes} minute(s).`,
+      )
+      locked.retryAfterSecs = lockedMs / 1000
+      throw locked
     }
     const correct = await verifyAdminPassword(deps.settings, password)
     if (!correct) {

@@ -16,7 +16,8 @@ import { toWireArchive } from './archives.ts'
 export const BookmarkModel = {
   archiveParams: t.Object({ id: t.String() }),
   pageParams: t.Object({ id: t.String(), page: t.String() }),
-  renameBody: t.Object({ name: t.Optional(t.Union([t.String(), t.Null()])) }),
+  /** `name` is required: a string sets it, null or blank clears it (API-NOTES). */
+  renameBody: t.Object({ name: t.Union([t.String(), t.Null()]) }),
   listQuery: t.Object({
     sort: t.Optional(t.String()),
     cursor: t.Optional(t.String()),

@@ -4,12 +4,17 @@ import type { FullTankoubon } from '../../domain/collections/tankoubons.ts'
 import type { Tankoubon } from '../../domain/collections/tank-record.ts'
 import { fail } from '../../errors.ts'
 import { toWireArchive } from './archives.ts'
+import { parseJsonObject } from '../json-body.ts'
 
 export const TankoubonModel = {
   params: t.Object({ id: t.String() }),
   memberParams: t.Object({ id: t.String(), archive: t.String() }),
   pageParams: t.Object({ id: t.String(), page: t.String() }),
   listQuery: t.Object({ page: t.Optional(t.String()) }),
+  getQuery: t.Object({
+    page: t.Optional(t.String()),
+    include_full_data: t.Optional(t.String()),
+  }),
   thumbnailQuery: t.Object({ no_fallback: t.Optional(t.String()), page: t.Optional(t.String()) }),
   /** Create or rename: form-urlencoded or multipart (JSON accepted too). */
   createBody: t.Optional(
@@ -33,10 +38,30 @@ export const TankoubonModel = {
   ),
 }
 
+/**
+ * Parse hook of the update route. Elysia coerces a string or null into the optional `metadata`
+ * object, so a malformed `metadata` would pass as "change nothing": refuse it here.
+ */
+export async function parseTankUpdateBody(context: {
+  request: Request
+  contentType: string
+}): Promise<Record<string, unknown> | undefined> {
+  const body = await parseJsonObject(context)
+  const metadata = body?.metadata
+  if (
+    body &&
+    'metadata' in body &&
+    (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+  )
+    throw fail.bad_request('Invalid metadata: Expected object')
+  return body
+}
+
 /** A 1-based page in a path or query: a positive integer, anything else is a 400. */
 export function parsePageNumber(raw: string | undefined, what = 'page'): number {
-  if (raw === undefined || !/^[1-9][0-9]{0,8}$/.test(raw)) {
-    const shown = String(raw).slice(0, 32)
+  if (raw === undefined) throw fail.bad_request(`Missing ${what} (a positive integer is expected).`)
+  if (!/^[1-9][0-9]{0,8}$/.test(raw)) {
+    const shown = raw.slice(0, 32)
     throw fail.bad_request(`Invalid ${what}: ${shown} (a positive integer is expected).`)
   }
   return Number(raw)

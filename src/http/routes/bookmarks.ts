@@ -67,7 +67,7 @@ export const bookmarksRoutes = (deps: Deps) =>
       '/api/archives/:id/bookmarks/:page/name',
       ({ params, body }) => {
         const page = parsePageNumber(params.page)
-        const name = renameBookmark(deps, params.id, page, body.name ?? null)
+        const name = renameBookmark(deps, params.id, page, body.name)
         return ok({ archive_id: params.id, page, name })
       },
       { params: BookmarkModel.pageParams, parse: parseJsonObject, body: BookmarkModel.renameBody },
@@ -120,7 +120,7 @@ export const bookmarksRoutes = (deps: Deps) =>
       '/api/tankoubons/:id/bookmarks/:page/name',
       ({ params, body }) => {
         const target = tankTarget(deps, params)
-        const name = renameBookmark(deps, target.archiveId, target.page, body.name ?? null)
+        const name = renameBookmark(deps, target.archiveId, target.page, body.name)
         return ok({ archive_id: target.archiveId, page: target.page, name })
       },
       { params: BookmarkModel.pageParams, parse: parseJsonObject, body: BookmarkModel.renameBody },

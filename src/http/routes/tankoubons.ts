@@ -27,6 +27,7 @@ import {
   TankoubonModel,
   parseListPage,
   parsePageNumber,
+  parseTankUpdateBody,
   toWireFullTankoubon,
   toWireTankoubon,
 } from '../models/tankoubons.ts'
@@ -58,27 +59,27 @@ export const tankoubonsRoutes = (deps: Deps) =>
     )
     .get(
       '/api/tankoubons/:id',
-      ({ params, guestScoped }) =>
-        toWireTankoubon(getTankoubon(deps, params.id, scopeFor(deps, guestScoped))),
-      { params: TankoubonModel.params },
+      ({ params, query, guestScoped }) => {
+        // LANraragi clients written before /full ask for the members this way (0.9.7x).
+        if (wantsFullData(query.include_full_data))
+          return fullTankoubon(deps, params.id, query.page, guestScoped)
+        return toWireTankoubon(getTankoubon(deps, params.id, scopeFor(deps, guestScoped)))
+      },
+      { params: TankoubonModel.params, query: TankoubonModel.getQuery },
     )
     .get(
       '/api/tankoubons/:id/full',
-      ({ params, query, guestScoped }) => {
-        const page = parseListPage(query.page, -1)
-        const full = getFullTankoubon(deps, params.id, page, scopeFor(deps, guestScoped))
-        return {
-          filtered: full.filtered,
-          result: toWireFullTankoubon(full.result),
-          total: full.total,
-        }
-      },
+      ({ params, query, guestScoped }) => fullTankoubon(deps, params.id, query.page, guestScoped),
       { params: TankoubonModel.params, query: TankoubonModel.listQuery },
     )
     .put(
       '/api/tankoubons/:id',
       ({ params, body }) => ok({ successMessage: updateTankoubon(deps, params.id, body ?? {}) }),
-      { params: TankoubonModel.params, parse: parseJsonObject, body: TankoubonModel.updateBody },
+      {
+        params: TankoubonModel.params,
+        parse: parseTankUpdateBody,
+        body: TankoubonModel.updateBody,
+      },
     )
     .delete(
       '/api/tankoubons/:id',
@@ -127,3 +128,15 @@ export const tankoubonsRoutes = (deps: Deps) =>
         ok({ tankoubons: tankoubonsOfArchive(deps, params.id, scopeFor(deps, guestScoped)) }),
       { params: TankoubonModel.params },
     )
+
+/** The full response: `{filtered, result (with full_data), total}`, paged by `page` (-1 = all). */
+function fullTankoubon(deps: Deps, id: string, rawPage: string | undefined, guestScoped: boolean) {
+  const page = parseListPage(rawPage, -1)
+  const full = getFullTankoubon(deps, id, page, scopeFor(deps, guestScoped))
+  return { filtered: full.filtered, result: toWireFullTankoubon(full.result), total: full.total }
+}
+
+/** LANraragi's reading of `include_full_data`: any value but empty, `0` or `false` asks for it. */
+function wantsFullData(raw: string | undefined): boolean {
+  return raw !== undefined && raw !== '' && raw !== '0' && raw.toLowerCase() !== 'false'
+}
