@@ -7,13 +7,22 @@ import pkg from '../../package.json' with { type: 'json' }
 /** The LANraragi API level Tankobun speaks; clients enable features from 0.9.0 on. */
 export const API_VERSION = '0.9.40'
 
+/**
+ * When cached search results last went stale (Unix seconds), as LANraragi's search cache time:
+ * the last index write, purge or build, or a temp folder clean; server start before any of them.
+ */
+function cacheLastCleared(deps: Deps): number {
+  const indexChanged = deps.search.changedAt || deps.startedAt
+  const tempCleaned = (deps.settings.getInternal<number>('cache_last_cleared') ?? 0) * 1000
+  return Math.floor(Math.max(indexChanged, tempCleaned) / 1000)
+}
+
 export function serverInfo(deps: Deps) {
   const s = deps.settings.all()
   return {
     archives_per_page: s.archives_per_page,
     authenticated_progress: s.authenticated_progress,
-    cache_last_cleared:
-      deps.settings.getInternal<number>('cache_last_cleared') ?? Math.floor(deps.startedAt / 1000),
+    cache_last_cleared: cacheLastCleared(deps),
     debug_mode: s.debug_mode,
     excluded_namespaces: s.excluded_namespaces,
     has_password: passwordEnabled(deps.settings),

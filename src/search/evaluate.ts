@@ -1,13 +1,8 @@
-// Evaluates a query against the store: the starting set (grouping, category, guest scope, flags),
-// then each term narrows it. Tag hits come from posting lists of the vocabulary's matches; titles
-// are tested only for documents still in the running, so later terms cost little.
-import {
-  compileTerm,
-  matchingIndices,
-  testString,
-  titleTestForSuggest,
-  type StringTest,
-} from './pattern.ts'
+// Evaluates a query against the store: the starting set (the view by grouping and guest scope,
+// then category and flags), then each term narrows it. Tag hits come from posting lists of the
+// vocabulary's matches; titles are tested only for documents still in the running, so later
+// terms cost little.
+import { compileTerm, matchingIndices, testString, type StringTest } from './pattern.ts'
 import type { NumberTerm, Term, TextTerm } from './query.ts'
 import { ARCHIVE, TANK, type Store } from './store.ts'
 import type { Vocabulary } from './vocabulary.ts'
@@ -27,8 +22,6 @@ const TITLE_SCAN_RATIO = 16
 export type Selection = {
   /** Slots a static category allows, or null. */
   allowed: Uint8Array | null
-  /** Slots the guest scope allows, or null. */
-  scope: Uint8Array | null
   newonly: boolean
   untaggedonly: boolean
   hidecompleted: boolean
@@ -75,16 +68,40 @@ export function universeOf(store: Store, grouped: boolean, tanksOnly: boolean): 
   return out.subarray(0, n)
 }
 
-/** The view narrowed by category, scope and flags; the view itself (not a copy) when unfiltered. */
+/**
+ * The view of a scoped caller (guest visitor): slots in scope only, and a Tankoubon replaces its
+ * members only where it is in scope itself; `foldedInScope(slot)` tells whether an archive has
+ * such a Tankoubon. An archive whose Tankoubons are all out of scope is listed on its own.
+ */
+export function scopedUniverseOf(
+  store: Store,
+  scope: Uint8Array,
+  grouped: boolean,
+  tanksOnly: boolean,
+  foldedInScope: (slot: number) => boolean,
+): Slots {
+  const out = new Int32Array(store.capacity)
+  let n = 0
+  for (let slot = 0; slot < store.capacity; slot++) {
+    if (!scope[slot] || !store.alive[slot]) continue
+    if (store.kind[slot] === TANK) {
+      if (grouped && store.groupCount[slot]! > 0) out[n++] = slot
+    } else if (!tanksOnly && (!grouped || store.groupCount[slot] === 0 || !foldedInScope(slot))) {
+      out[n++] = slot
+    }
+  }
+  return out.subarray(0, n)
+}
+
+/** The view narrowed by category and flags; the view itself (not a copy) when unfiltered. */
 export function startingSet(store: Store, universe: Slots, sel: Selection): Slots {
-  const filtered = sel.allowed || sel.scope || sel.newonly || sel.untaggedonly || sel.hidecompleted
+  const filtered = sel.allowed || sel.newonly || sel.untaggedonly || sel.hidecompleted
   if (!filtered) return universe
   const out = new Int32Array(universe.length)
   let n = 0
   for (let i = 0; i < universe.length; i++) {
     const slot = universe[i]!
     if (sel.allowed && !sel.allowed[slot]) continue
-    if (sel.scope && !sel.scope[slot]) continue
     if (sel.newonly && !store.isnew[slot]) continue
     if (sel.untaggedonly && !store.untagged[slot]) continue
     if (sel.hidecompleted && store.kind[slot] === ARCHIVE) {
@@ -138,10 +155,9 @@ function narrowByText(
   marks: Marks,
   term: TextTerm,
   candidates: Slots,
-  titlesOnly: boolean,
 ): Slots {
   const matcher = compileTerm(term)
-  const tags = titlesOnly ? [] : vocab.matchingTags(term, matcher)
+  const tags = vocab.matchingTags(term, matcher)
   let postings = 0
   for (const tag of tags) postings += vocab.postings(tag).length
   const mark = marks.next()
@@ -161,9 +177,7 @@ function narrowByText(
   } else {
     for (const tag of tags) for (const slot of vocab.postings(tag)) array[slot] = mark
   }
-  // Suggest matches titles only; there an exact term is a whole-title match.
-  const titleTest = titlesOnly ? titleTestForSuggest(term) : matcher.title
-  if (titleTest) markTitleHits(store, term, titleTest, candidates, array, mark)
+  if (matcher.title) markTitleHits(store, term, matcher.title, candidates, array, mark)
   const out = new Int32Array(candidates.length)
   let n = 0
   for (let i = 0; i < candidates.length; i++) {
@@ -211,7 +225,6 @@ export function applyTerms(
   marks: Marks,
   terms: Term[],
   start: Slots,
-  titlesOnly = false,
 ): Slots {
   let candidates = start
   const ordered = [...terms].sort((a, b) => termCost(a) - termCost(b))
@@ -220,7 +233,7 @@ export function applyTerms(
     candidates =
       term.kind === 'number'
         ? narrowByNumber(store, term, candidates)
-        : narrowByText(store, vocab, marks, term, candidates, titlesOnly)
+        : narrowByText(store, vocab, marks, term, candidates)
   }
   return candidates
 }

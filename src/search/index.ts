@@ -14,6 +14,7 @@ import {
   applyTerms,
   createMarks,
   ensureCapacity,
+  scopedUniverseOf,
   startingSet,
   universeOf,
   type Slots,
@@ -27,6 +28,9 @@ import { createVocabulary } from './vocabulary.ts'
 
 /** Cached results kept at most (each holds its ordered slots, up to the library's size). */
 const CACHE_ENTRIES = 64
+
+/** A guest scope as slot marks, and the library views it gives (by `grouped:tanksOnly`). */
+type ScopeEntry = { version: number; marks: Uint8Array; views: Map<string, Slots> }
 
 function archiveDoc(row: IndexArchiveRow): DocInput {
   return {
@@ -63,7 +67,9 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
   let epoch = 0
   const cache = new Map<string, IndexResult>()
   let cacheVersion = -1
-  const scopeMarks = new WeakMap<ReadonlySet<string>, { version: number; marks: Uint8Array }>()
+  /** When results last could change (ms): /api/info's cache_last_cleared; 0 before any. */
+  let changedAt = 0
+  const scopes = new WeakMap<ReadonlySet<string>, ScopeEntry>()
   /** The library views (grouped, flat, Tankoubons only): index structure, kept per version. */
   const universes = new Map<string, { version: number; slots: Slots }>()
 
@@ -82,6 +88,10 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
     return state.store.version + epoch
   }
 
+  const touch = () => {
+    changedAt = Date.now()
+  }
+
   const slotMarks = (ids: Iterable<string>, lift: boolean, grouped: boolean) => {
     const { store, tanks } = state
     const marks = new Uint8Array(store.capacity)
@@ -93,9 +103,10 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       markId(id)
       if (!lift) continue
       // A static category follows the view: a member archive brings its Tankoubon when
-      // grouping, a member Tankoubon brings its archives when not.
+      // grouping, a member Tankoubon brings its archives (shown on their own when not grouping,
+      // or when a guest may not see the Tankoubon; otherwise they are not in the view anyway).
       if (tanks.has(id)) {
-        if (!grouped) for (const member of tanks.members(id)) markId(member)
+        for (const member of tanks.members(id)) markId(member)
       } else if (grouped) {
         for (const tank of tanks.tanksOf(id) ?? []) markId(tank)
       }
@@ -104,13 +115,37 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
   }
 
   /** Slot marks of a guest scope, kept while the scope set and the version stay the same. */
-  const scopeSlots = (scopeIds: ReadonlySet<string>, version: number) => {
-    const known = scopeMarks.get(scopeIds)
+  const scopeOf = (scopeIds: ReadonlySet<string>, version: number): ScopeEntry => {
+    const known = scopes.get(scopeIds)
     const fits = known && known.version === version && known.marks.length >= state.store.capacity
-    if (fits) return known.marks
-    const marks = slotMarks(scopeIds, false, false)
-    scopeMarks.set(scopeIds, { version, marks })
-    return marks
+    if (fits) return known
+    const entry = { version, marks: slotMarks(scopeIds, false, false), views: new Map() }
+    scopes.set(scopeIds, entry)
+    return entry
+  }
+  const scopeSlots = (scopeIds: ReadonlySet<string>, version: number) =>
+    scopeOf(scopeIds, version).marks
+
+  /** The library view as a scoped caller sees it, kept with the scope's marks. */
+  const view = (scope: ScopeEntry | null, grouped: boolean, tanksOnly: boolean): Slots => {
+    if (!scope) return universe(grouped, tanksOnly)
+    const key = `${grouped}:${tanksOnly}`
+    const known = scope.views.get(key)
+    if (known) return known
+    const { store, tanks } = state
+    const marks = scope.marks
+    // A visible Tankoubon (with live members) stands in for the archive; a hidden one does not.
+    const foldedInScope = (slot: number) => {
+      for (const tank of tanks.tanksOf(store.ids[slot]!) ?? []) {
+        const tankSlot = store.slotOf.get(tank)
+        if (tankSlot !== undefined && marks[tankSlot] && store.groupCount[tankSlot]! > 0)
+          return true
+      }
+      return false
+    }
+    const slots = scopedUniverseOf(store, marks, grouped, tanksOnly, foldedInScope)
+    scope.views.set(key, slots)
+    return slots
   }
 
   const index: SearchIndex = {
@@ -119,6 +154,9 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
     },
     get version() {
       return current()
+    },
+    get changedAt() {
+      return changedAt
     },
 
     async build() {
@@ -134,27 +172,32 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       cache.clear()
       universes.clear()
       ready = true
+      touch()
     },
 
     upsertArchive(row: ArchiveRow) {
       if (row.unlinked) return index.removeArchive(row.id)
       state.store.put(archiveDoc(row))
       state.tanks.archiveChanged(row.id)
+      touch()
     },
 
     removeArchive(id: string) {
       state.store.remove(id)
       state.tanks.archiveChanged(id)
+      touch()
     },
 
     refreshTankoubon(id: string) {
       const [record] = findTankoubonRecords(db, [id])
       if (record) state.tanks.set(record)
       else state.tanks.delete(id)
+      touch()
     },
 
     removeTankoubon(id: string) {
       state.tanks.delete(id)
+      touch()
     },
 
     archiveCount() {
@@ -165,6 +208,7 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
     clearCache() {
       epoch++
       cache.clear()
+      touch()
     },
 
     query(q: IndexQuery, cacheKey?: string): IndexResult {
@@ -178,29 +222,23 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       const { store, vocab, marks, sortKeys } = state
       ensureCapacity(marks, store.capacity)
       const grouped = q.grouped || q.tanksOnly
-      const scope = q.scopeIds ? scopeSlots(q.scopeIds, version) : null
-      const view = universe(grouped, q.tanksOnly)
-      const start = startingSet(store, view, {
+      const scope = q.scopeIds ? scopeOf(q.scopeIds, version) : null
+      const searched = view(scope, grouped, q.tanksOnly)
+      const start = startingSet(store, searched, {
         allowed: q.allowedIds ? slotMarks(q.allowedIds, true, grouped) : null,
-        scope,
         newonly: q.newonly,
         untaggedonly: q.untaggedonly,
         hidecompleted: q.hidecompleted,
       })
-      const slots = applyTerms(store, vocab, marks, q.terms, start, q.titlesOnly)
+      const slots = applyTerms(store, vocab, marks, q.terms, start)
       const mark = marks.next()
       for (let i = 0; i < slots.length; i++) marks.array[slots[i]!] = mark
       const ordered = sortKeys.order(q.sort, marks.array, mark, slots.length)
       // recordsTotal is the grouped or flat library, as in LANraragi, even for tankoubonsonly.
-      const library = q.tanksOnly ? universe(grouped, false) : view
-      let total = library.length
-      if (scope) {
-        total = 0
-        for (let i = 0; i < library.length; i++) if (scope[library[i]!]) total++
-      }
+      const library = q.tanksOnly ? view(scope, grouped, false) : searched
       const result: IndexResult = {
         count: ordered.length,
-        total,
+        total: library.length,
         ids: (start = 0, end = ordered.length) => {
           // A plain loop: Array.from with a mapper is ~7x slower on 100,000 slots.
           const out = new Array<string>(Math.max(0, end - start))

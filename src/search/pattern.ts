@@ -119,8 +119,3 @@ export function compileTerm(term: TextTerm): TermMatcher {
   const substring = compile(term, 'substring')
   return { tag: substring, tagValueToo: false, title: substring, tagPrefix: '' }
 }
-
-/** The title test of a term as suggest uses it: an exact term there is a whole-title match. */
-export function titleTestForSuggest(term: TextTerm): StringTest {
-  return compile(term, term.exact ? 'equals' : 'substring')
-}

@@ -43,7 +43,7 @@ export type SearchHit = { kind: 'archive'; row: ArchiveRow } | { kind: 'tank'; t
 
 export type SearchPage<T> = { data: T[]; recordsTotal: number; recordsFiltered: number }
 
-type Mode = { guestScoped: boolean; titlesOnly?: boolean; sortby?: string; desc?: boolean }
+type Mode = { guestScoped: boolean; sortby?: string; desc?: boolean }
 
 /** SQLite caps bound parameters: long id lists are read in slices. */
 const ID_SLICE = 500
@@ -74,7 +74,6 @@ function resolveQuery(
     newonly: params.newonly,
     untaggedonly: params.untaggedonly,
     hidecompleted: params.hidecompleted,
-    titlesOnly: mode.titlesOnly ?? false,
     sort: { by, namespace: sortby, desc },
   }
   const key = JSON.stringify([
@@ -87,7 +86,6 @@ function resolveQuery(
     params.hidecompleted,
     params.grouped,
     params.tanksOnly,
-    query.titlesOnly,
     mode.guestScoped,
   ])
   return { query, key }
@@ -122,15 +120,21 @@ export function loadHits(deps: Deps, ids: string[]): SearchHit[] {
   const tankHits = new Map<string, TankHit>()
   for (const tank of tanks) {
     const members = tank.members.map((id) => rows.get(id)).filter((row) => row !== undefined)
+    const pagecount = members.reduce((sum, m) => sum + m.pagecount, 0)
     tankHits.set(tank.id, {
       id: tank.id,
       name: tank.name,
       summary: tank.summary,
       tags: joinTags(splitTags([tank.tags, ...members.map((m) => m.tags)].join(','))),
       isnew: members.some((m) => m.isnew),
-      progress: tank.progress,
-      pagecount: members.reduce((sum, m) => sum + m.pagecount, 0),
-      lastreadtime: tank.lastreadtime,
+      // A removed member can leave the stored progress past the pages that remain.
+      progress: pagecount > 0 ? Math.min(tank.progress, pagecount) : tank.progress,
+      pagecount,
+      // Reading a member on its own counts for the Tankoubon too (the index sorts by it).
+      lastreadtime: members.reduce(
+        (latest, m) => Math.max(latest, m.lastreadtime),
+        tank.lastreadtime,
+      ),
       size: members.reduce((sum, m) => sum + m.size, 0),
     })
   }
@@ -189,14 +193,14 @@ export function randomHits(
   return loadHits(deps, picked)
 }
 
-/** Title autocomplete: the first `limit` title matches in title order. */
+/** Autocomplete: the first `limit` results of the same search in title order, arcid and title. */
 export function suggestTitles(
   deps: Deps,
   params: SearchParams,
   limit: number,
   guestScoped: boolean,
 ): { arcid: string; title: string }[] | null {
-  const result = run(deps, params, { guestScoped, titlesOnly: true, sortby: 'title', desc: false })
+  const result = run(deps, params, { guestScoped, sortby: 'title', desc: false })
   if (!result) return null
   const hits = loadHits(deps, result.ids(0, Math.min(limit, result.count)))
   return hits.map((hit) =>

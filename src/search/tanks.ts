@@ -1,6 +1,7 @@
 // Tankoubons inside the index: membership both ways, and each Tankoubon's document derived from
-// its own name and tags plus its members' tags, pages and New flags. Member changes mark the
-// Tankoubon dirty; flush() re-derives before the next read, so bulk edits derive once.
+// its own name and tags plus its members' tags, pages, New flags and last-read times. Member
+// changes mark the Tankoubon dirty; flush() re-derives before the next read, so bulk edits
+// derive once.
 import type { TankoubonRecord } from '../db/repos/search.repo.ts'
 import { foldTags } from './query.ts'
 import { ARCHIVE, TANK, type Store } from './store.ts'
@@ -30,6 +31,7 @@ export function createTanks(store: Store, vocab: Vocabulary) {
     const tags = foldTags(record.tags)
     let pagecount = 0
     let isnew = false
+    let lastread = record.lastreadtime
     let live = 0
     for (const member of record.members) {
       const slot = store.slotOf.get(member)
@@ -37,6 +39,8 @@ export function createTanks(store: Store, vocab: Vocabulary) {
       live++
       pagecount += store.pagecount[slot]!
       isnew ||= store.isnew[slot]!
+      // Reading a member counts as reading the Tankoubon (sortby=lastread would drop it otherwise).
+      lastread = Math.max(lastread, store.lastread[slot]!)
       for (const id of store.tagIds[slot]!) tags.push(vocab.tag(id))
     }
     const slot = store.put(
@@ -46,8 +50,9 @@ export function createTanks(store: Store, vocab: Vocabulary) {
         title: record.name,
         tags,
         pagecount,
-        progress: record.progress,
-        lastread: record.lastreadtime,
+        // A removed member can leave the stored progress past the pages that remain.
+        progress: pagecount > 0 ? Math.min(record.progress, pagecount) : record.progress,
+        lastread,
         isnew,
       },
       bulk,

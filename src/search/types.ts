@@ -17,8 +17,6 @@ export type IndexQuery = {
   newonly: boolean
   untaggedonly: boolean
   hidecompleted: boolean
-  /** Suggest: terms are matched against titles only. */
-  titlesOnly: boolean
   sort: SortSpec
 }
 
@@ -38,6 +36,8 @@ export type SearchIndex = {
   readonly ready: boolean
   /** Changes whenever a result could change (writes, clearCache): derived caches compare it. */
   readonly version: number
+  /** Unix time in ms of the last write, clearCache or build (0 before any): cache_last_cleared. */
+  readonly changedAt: number
   /** Builds everything from the database (start, rebuild-index job). */
   build(): Promise<void>
   /** Called in the same request as every archive write, so the next search sees it. */

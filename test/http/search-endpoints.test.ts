@@ -127,8 +127,18 @@ describe('GET /api/search/suggest', () => {
     ])
   })
 
-  it('matches titles only and applies the same filters', async () => {
-    expect((await get('/api/search/suggest?filter=glasses')).body.data).toEqual([])
+  it('matches tags and titles and applies the same filters as /api/search', async () => {
+    const glasses = await get('/api/search/suggest?filter=glasses&groupby_tanks=false')
+    expect(glasses.body.data.map((s: Wire) => s.title)).toEqual([
+      'Book 3',
+      'Book 6',
+      'Book 9',
+      'Book 12',
+      'Book 15',
+      'Book 18',
+      'Book 21',
+      'Book 24',
+    ])
     const box = await get('/api/search/suggest?filter=box')
     expect(box.body.data).toEqual([{ arcid: tank, title: 'Book Box' }])
     const exact = await get('/api/search/suggest?filter="book 2"&groupby_tanks=false')

@@ -43,7 +43,6 @@ function run(filter: string, options: Partial<IndexQuery> = {}) {
     newonly: false,
     untaggedonly: false,
     hidecompleted: false,
-    titlesOnly: false,
     sort: { by: 'title', namespace: 'title', desc: false },
     ...options,
   })
