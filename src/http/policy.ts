@@ -19,6 +19,8 @@ export const POLICY: Record<string, RoutePolicy> = {
   'POST /api/regen_thumbs': { op: 'regen_thumbnails', access: 'admin' },
   'POST /api/shinobu/rescan': { op: 'shinobu_rescan', access: 'admin' },
   'GET /api/shinobu': { op: 'shinobu_status', access: 'any' },
+  'POST /api/shinobu/restart': { op: 'shinobu_restart', access: 'admin' },
+  'POST /api/shinobu/stop': { op: 'shinobu_stop', access: 'admin' },
 
   // login and session
   'POST /api/login': { op: 'login', access: 'open' },

@@ -83,6 +83,33 @@ describe('guest mode (anonymous visitors)', () => {
     }
   })
 
+  it('answers 404 for a well-formed unknown id too (400 would tell which ids exist)', async () => {
+    const unknown = 'f'.repeat(40)
+    const pageUrl = new URL(await pagePath(hidden), app.url)
+    const path = encodeURIComponent(pageUrl.searchParams.get('path')!)
+    for (const id of [hidden, unknown]) {
+      for (const route of [
+        `/api/archives/${id}/metadata`,
+        `/api/archives/${id}`,
+        `/api/archives/${id}/files`,
+        `/api/archives/${id}/thumbnail`,
+        `/api/archives/${id}/page?path=${path}`,
+        `/api/archives/${id}/download`,
+        `/api/archives/${id}/page-dimensions`,
+        `/api/archives/${id}/categories`,
+        `/api/archives/${id}/tankoubons`,
+        `/api/archives/${id}/bookmarks`,
+      ]) {
+        const res = await app.req(route)
+        expect({ route, status: res.status }).toEqual({ route, status: 404 })
+        expect(await res.json()).toMatchObject({ success: 0, error: expect.any(String) })
+      }
+    }
+    // A malformed id stays a 400; a logged-in caller still gets the spec's 400 for unknown ids.
+    expect((await app.req('/api/archives/not-an-id/metadata')).status).toBe(400)
+    expect((await app.req(`/api/archives/${unknown}/metadata`, { cookie })).status).toBe(400)
+  })
+
   it('serves an in-scope archive to the anonymous visitor', async () => {
     expect((await app.req(`/api/archives/${shown}/metadata`)).status).toBe(200)
     expect((await app.req(`/api/archives/${shown}/download`)).status).toBe(200)

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
-import { makeCbz } from '../helpers/fixtures.ts'
+import { makeCbz, makeTarGz } from '../helpers/fixtures.ts'
 
 type Wire = Record<string, any>
 
@@ -205,5 +205,77 @@ describe('PUT /api/archives/:id/rename', () => {
     expect(meta.filename).toBe('New')
     const page = await app.req(`/api/archives/${old.arcid}/page?path=001.jpg`, { cookie })
     expect(page.status).toBe(200)
+  })
+})
+
+describe('PUT /api/archives/:id/rename (another archive extension)', () => {
+  it('stores the new extension: answer, metadata, search, download and pages follow', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => {
+        await makeCbz(join(content, 'Plain.zip'), { pages: 2 })
+        await makeCbz(join(content, 'Plain.patch.zip'), { pages: 1 })
+        await makeTarGz(join(content, 'Packed.tar.gz'), { pages: 2 })
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
+    const idOf = (title: string) => list.find((a) => a.title === title)!.arcid as string
+    const rename = async (id: string, filename: string) => {
+      const res = await app.req(`/api/archives/${id}/rename`, {
+        method: 'PUT',
+        cookie,
+        json: { filename },
+      })
+      expect(res.status).toBe(200)
+      return (await res.json()) as Wire
+    }
+    const expectRecord = async (id: string, filename: string, extension: string) => {
+      const meta = (await (
+        await app.req(`/api/archives/${id}/metadata`, { cookie })
+      ).json()) as Wire
+      expect({ filename: meta.filename, extension: meta.extension }).toEqual({
+        filename,
+        extension,
+      })
+      const hits = (await (
+        await app.req(`/api/search?start=-1&filter=${encodeURIComponent(meta.title)}`, { cookie })
+      ).json()) as Wire
+      const hit = (hits.data as Wire[]).find((a) => a.arcid === id)!
+      expect({ filename: hit.filename, extension: hit.extension }).toEqual({ filename, extension })
+      const download = await app.req(`/api/archives/${id}/download`, { cookie })
+      expect(download.status).toBe(200)
+      expect(download.headers.get('content-disposition')).toContain(
+        `filename="${filename}.${extension}"`,
+      )
+      const files = (await (await app.req(`/api/archives/${id}/files`, { cookie })).json()) as Wire
+      const page = await app.req(files.pages[0], { cookie })
+      expect(page.status).toBe(200)
+      expect(page.headers.get('content-type')).toBe('image/jpeg')
+    }
+
+    const plain = idOf('Plain')
+    expect(await rename(plain, 'x.cbz')).toMatchObject({ success: 1, filename: 'x.cbz' })
+    expect(existsSync(join(app.contentDir, 'x.cbz'))).toBe(true)
+    expect(existsSync(join(app.contentDir, 'x.patch.zip'))).toBe(true)
+    expect(existsSync(join(app.contentDir, 'Plain.zip'))).toBe(false)
+    expect(existsSync(join(app.contentDir, 'Plain.patch.zip'))).toBe(false)
+    await expectRecord(plain, 'x', 'cbz')
+    const download = await app.req(`/api/archives/${plain}/download`, { cookie })
+    expect(download.headers.get('content-type')).toBe('application/vnd.comicbook+zip')
+    // A name without an archive extension keeps the current one (now cbz).
+    expect(await rename(plain, 'z')).toMatchObject({ filename: 'z.cbz' })
+    await expectRecord(plain, 'z', 'cbz')
+
+    // The reader goes by the file's bytes: a gzipped tar named .tar still reads.
+    const packed = idOf('Packed')
+    expect(await rename(packed, 'y.tar')).toMatchObject({ filename: 'y.tar' })
+    expect(existsSync(join(app.contentDir, 'y.tar'))).toBe(true)
+    await expectRecord(packed, 'y', 'tar')
+
+    // The scan agrees with the renamed rows: nothing new, nothing moved.
+    const rescanned = await rescan(app, cookie)
+    expect(rescanned).toMatchObject({ added: 0, moved: 0, unlinked: 0, duplicates: [] })
+    expect((await (await app.req('/api/archives', { cookie })).json()) as Wire[]).toHaveLength(2)
   })
 })

@@ -51,16 +51,17 @@ export function listArchives(db: Db): ArchiveRow[] {
   return db.select().from(archives).where(eq(archives.unlinked, false)).all()
 }
 
-/** Path, size and mtime of every row: what a rescan needs to skip unchanged files. */
+/** Path, size, mtime and hidden flag of every row: what a rescan needs to skip unchanged files. */
 export function listArchiveFileStamps(
   db: Db,
-): { id: string; path: string; size: number; mtimeMs: number }[] {
+): { id: string; path: string; size: number; mtimeMs: number; unlinked: boolean }[] {
   return db
     .select({
       id: archives.id,
       path: archives.path,
       size: archives.size,
       mtimeMs: archives.mtimeMs,
+      unlinked: archives.unlinked,
     })
     .from(archives)
     .all()

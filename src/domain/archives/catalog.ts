@@ -12,6 +12,15 @@ export type Catalog = {
   rescan(): number
   /** Resolves when the index is built and no rescan is queued or running. */
   idle(): Promise<void>
+  /** Whether the content-folder watcher (LANraragi's Shinobu) is running. */
+  watching(): boolean
+  /**
+   * (Re)starts the watcher, even when the config turned it off at boot (an admin asked), and
+   * queues a rescan for what changed while it was down. False when the folder cannot be watched.
+   */
+  restartWatcher(): boolean
+  /** Stops the watcher; rescans still run on request. */
+  stopWatcher(): void
   stop(): void
 }
 
@@ -32,18 +41,36 @@ export function startCatalog(deps: Deps): Catalog {
       if (!stopped) rescan()
     })
 
-  if (deps.config.watch) {
+  const stopWatcher = () => {
+    if (timer) clearTimeout(timer)
+    timer = null
+    watcher?.close()
+    watcher = null
+  }
+
+  const startWatcher = (): boolean => {
+    stopWatcher()
     try {
       watcher = watch(deps.config.contentDir, { recursive: true }, () => {
         if (timer) clearTimeout(timer)
         timer = setTimeout(rescan, WATCH_DEBOUNCE_MS)
       })
+      // A watched folder that goes away ends the watcher: report it as stopped.
+      const self = watcher
+      watcher.on('error', (error) => {
+        log.warn('content folder watcher stopped', { error: error.message })
+        if (watcher === self) stopWatcher()
+      })
+      return true
     } catch (error) {
       log.warn('content folder watcher unavailable; use POST /api/shinobu/rescan', {
         error: (error as Error).message,
       })
+      return false
     }
   }
+
+  if (deps.config.watch) startWatcher()
 
   return {
     rescan,
@@ -56,10 +83,20 @@ export function startCatalog(deps: Deps): Catalog {
         if (lastScan === id) return
       }
     },
+    watching: () => watcher !== null,
+    restartWatcher() {
+      if (stopped || !startWatcher()) return false
+      // Like LANraragi's Shinobu at start: catch up on what changed while nobody watched (after
+      // the index build, as the initial scan).
+      void built.then(() => {
+        if (!stopped) rescan()
+      })
+      return true
+    },
+    stopWatcher,
     stop() {
       stopped = true
-      if (timer) clearTimeout(timer)
-      watcher?.close()
+      stopWatcher()
     },
   }
 }

@@ -5,7 +5,11 @@ import { parseArchiveId } from '../ids.ts'
 import { fail } from '../../errors.ts'
 import { guestVisibleIds } from '../../search/guest-scope.ts'
 
-/** 400 for a malformed or unknown id (the spec's status); 404 when outside the guest scope. */
+/**
+ * 400 for a malformed or unknown id (the spec's status). A guest-scoped caller gets 404 for any
+ * well-formed id it may not read, known or not: a 400 for unknown ids only would tell it which
+ * ids exist outside its scope.
+ */
 export function requireArchive(
   deps: Deps,
   rawId: string | undefined,
@@ -13,8 +17,9 @@ export function requireArchive(
 ): ArchiveRow {
   const id = parseArchiveId(rawId)
   const row = findArchive(deps.db, id)
-  if (!row || row.unlinked) throw fail.bad_request(`No archive with ID ${id}.`)
-  if (guestScoped && !guestVisibleIds(deps).has(id))
+  const missing = !row || row.unlinked
+  if (guestScoped && (missing || !guestVisibleIds(deps).has(id)))
     throw fail.not_found(`No archive with ID ${id}.`)
+  if (missing) throw fail.bad_request(`No archive with ID ${id}.`)
   return row
 }

@@ -2,7 +2,11 @@
 import type { Deps } from '../../deps.ts'
 import { readArchivePages, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
+import { createLogger } from '../../log.ts'
 import { toAbsolutePath } from './files.ts'
+import { asReadFailure, isReadFailure } from './read-failure.ts'
+
+const log = createLogger('archives')
 
 const CONTENT_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -77,12 +81,17 @@ export function requirePage(deps: Pick<Deps, 'db'>, row: ArchiveRow, path: strin
   return path
 }
 
+/** A page's bytes; a damaged archive or a vanished file is a 400 with a short reason. */
 export async function readPageBytes(
   deps: Deps,
   row: ArchiveRow,
   entry: string,
 ): Promise<Uint8Array> {
-  return deps.reader.readPage(toAbsolutePath(deps.config.contentDir, row.path), entry)
+  try {
+    return await deps.reader.readPage(toAbsolutePath(deps.config.contentDir, row.path), entry)
+  } catch (error) {
+    throw asReadFailure(error, 'Reading the page', { id: row.id, page: entry })
+  }
 }
 
 const dimensionCache = new Map<string, { width: number; height: number }>()
@@ -90,22 +99,45 @@ const DIMENSION_CACHE_MAX = 20_000
 /** Pages measured per request at most (each page is read and its header parsed in a worker). */
 export const MAX_DIMENSION_PAGES = 500
 
+/**
+ * Natural sizes of the first `count` pages, in page order. A page that cannot be read or decoded
+ * is answered 0 x 0 (and logged) so one bad page does not hide the sizes of the others.
+ */
 export async function pageDimensions(
   deps: Deps,
   row: ArchiveRow,
   count: number,
 ): Promise<{ page: number; path: string; width: number; height: number }[]> {
   const pages = pagesOf(deps, row).slice(0, Math.min(count, MAX_DIMENSION_PAGES))
-  return Promise.all(
+  const failed: { page: string; error: string }[] = []
+  const sizes = await Promise.all(
     pages.map(async (entry, index) => {
-      const key = `${pageEtag(row, entry)}`
+      const key = pageEtag(row, entry)
       let size = dimensionCache.get(key)
       if (!size) {
-        size = await deps.thumbnailer.dimensions(await readPageBytes(deps, row, entry))
+        try {
+          const bytes = await deps.reader.readPage(
+            toAbsolutePath(deps.config.contentDir, row.path),
+            entry,
+          )
+          size = await deps.thumbnailer.dimensions(bytes)
+        } catch (error) {
+          if (!isReadFailure(error)) throw error
+          failed.push({ page: entry, error: error.message })
+          return { page: index + 1, path: entry, width: 0, height: 0 }
+        }
         if (dimensionCache.size >= DIMENSION_CACHE_MAX) dimensionCache.clear()
         dimensionCache.set(key, size)
       }
       return { page: index + 1, path: entry, ...size }
     }),
   )
+  // One line per request, not per page: a broken archive may fail hundreds of them.
+  if (failed.length > 0)
+    log.warn('unreadable pages measured as 0x0', {
+      id: row.id,
+      count: failed.length,
+      first: failed.slice(0, 5),
+    })
+  return sizes
 }

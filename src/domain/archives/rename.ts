@@ -1,4 +1,6 @@
-// Renaming an archive file on disk together with its sidecar patch zip; the row follows.
+// Renaming an archive file on disk together with its sidecar patch zip; the row follows, its
+// extension included. The reader tells formats apart by their bytes, not their names, so a new
+// archive extension of another family (a .zip named .cbr, a .tar.gz named .tar) still reads.
 import { existsSync } from 'node:fs'
 import { rename } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -54,10 +56,11 @@ export function renameArchive(deps: Deps, row: ArchiveRow, requested: string): P
       }
     }
     deps.reader.forget(from)
-    const { filename } = splitFileName(to)
+    const { filename, extension } = splitFileName(to)
     const updated = updateArchive(deps.db, row.id, {
       path: toContentPath(deps.config.contentDir, to),
       filename,
+      extension,
     })
     if (!updated) throw fail.bad_request(`No archive with ID ${row.id}.`)
     deps.search.upsertArchive(updated)

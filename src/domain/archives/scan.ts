@@ -1,5 +1,6 @@
 // The rescan job: walks the content folder, catalogues new files, follows moves and changes,
-// hides rows whose file is gone. Unchanged files (path, size, mtime) are never re-read.
+// hides rows whose file is gone or became unreadable. Unchanged files (path, size, mtime) of
+// shown rows are never re-read; a hidden row's file is, so a file that came back is shown again.
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
@@ -12,7 +13,13 @@ import {
   updateArchive,
 } from '../../db/repos/archives.repo.ts'
 import { AppError } from '../../errors.ts'
-import { computeArchiveId, isArchiveFile, toAbsolutePath, toContentPath } from './files.ts'
+import {
+  computeArchiveId,
+  isArchiveFile,
+  splitFileName,
+  toAbsolutePath,
+  toContentPath,
+} from './files.ts'
 import { insertCatalogRow, type ReadArchive } from './import.ts'
 
 /** Files read in parallel: hashing and directory reads are I/O bound. */
@@ -65,7 +72,8 @@ export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<S
     const path = toContentPath(contentDir, absPath)
     seenPaths.add(path)
     const row = known.get(path)
-    if (row && row.size === st.size && row.mtimeMs === Math.floor(st.mtimeMs)) continue
+    const unchanged = row && row.size === st.size && row.mtimeMs === Math.floor(st.mtimeMs)
+    if (unchanged && !row.unlinked) continue
     if (knownUnreadable.has(`${path}|${st.size}|${Math.floor(st.mtimeMs)}`)) continue
     changed.push({ absPath, path, size: st.size, mtimeMs: Math.floor(st.mtimeMs) })
   }
@@ -77,6 +85,7 @@ export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<S
 
   let done = 0
   const batch: Read[] = []
+  const failed: (Found & { reason: string })[] = []
   const flush = () => {
     if (batch.length === 0) return
     tx(deps.db, () => {
@@ -88,7 +97,8 @@ export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<S
     for (let item = queue.shift(); item; item = queue.shift()) {
       if (ctx?.signal.aborted) return
       const read = await readArchiveFile(deps, item, result)
-      if (read) batch.push(read)
+      if ('reason' in read) failed.push(read)
+      else batch.push(read)
       if (batch.length >= WRITE_BATCH) flush()
       done++
       ctx?.progress(done / Math.max(1, changed.length), { scanned: done, total: changed.length })
@@ -98,6 +108,7 @@ export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<S
   flush()
 
   tx(deps.db, () => {
+    for (const item of failed) hideUnreadable(deps, item, known, result)
     for (const [id, path] of vanished) {
       const row = findArchive(deps.db, id)
       if (!row || row.path !== path || row.unlinked) continue
@@ -110,7 +121,11 @@ export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<S
   return result
 }
 
-async function readArchiveFile(deps: Deps, item: Found, result: ScanResult): Promise<Read | null> {
+async function readArchiveFile(
+  deps: Deps,
+  item: Found,
+  result: ScanResult,
+): Promise<Read | (Found & { reason: string })> {
   try {
     const [id, pages] = await Promise.all([
       computeArchiveId(item.absPath),
@@ -121,14 +136,34 @@ async function readArchiveFile(deps: Deps, item: Found, result: ScanResult): Pro
     const reason = error instanceof AppError ? error.message : 'unreadable archive'
     knownUnreadable.set(`${item.path}|${item.size}|${item.mtimeMs}`, reason)
     result.unreadable.push({ path: item.path, reason })
-    return null
+    return { ...item, reason }
   }
+}
+
+/**
+ * A catalogued file that can no longer be read (truncated, corrupted) is hidden like a vanished
+ * one: out of listings and search, metadata kept, so the repaired file is shown again.
+ */
+function hideUnreadable(
+  deps: Deps,
+  item: Found & { reason: string },
+  known: Map<string, { id: string }>,
+  result: ScanResult,
+): void {
+  const atPath = known.get(item.path)
+  const row = atPath && findArchive(deps.db, atPath.id)
+  // The row may have followed its own file elsewhere during this scan.
+  if (!row || row.path !== item.path) return
+  updateArchive(deps.db, row.id, { unlinked: true, unreadable: item.reason })
+  deps.search.removeArchive(row.id)
+  deps.reader.forget(item.absPath)
+  if (!row.unlinked) result.unlinked++
 }
 
 function applyRead(
   deps: Deps,
   item: Read,
-  known: Map<string, { id: string; path: string }>,
+  known: Map<string, { id: string; path: string; unlinked: boolean }>,
   vanished: Map<string, string>,
   result: ScanResult,
 ): void {
@@ -142,17 +177,25 @@ function applyRead(
   }
 
   if (existing && existing.path === item.path) {
-    // Same file, changed past the hashed prefix: refresh stamps and pages, keep metadata.
+    // Same file, changed past the hashed prefix, or back where it was after being hidden:
+    // refresh stamps and pages, keep metadata.
     const row = updateArchive(deps.db, item.id, { ...stamps, unlinked: false })
     setArchivePages(deps.db, item.id, item.pages)
     if (row) deps.search.upsertArchive(row)
     deps.reader.forget(item.absPath)
-    result.updated++
+    if (existing.unlinked) result.moved++
+    else result.updated++
     return
   }
   if (existing && (vanished.has(item.id) || existing.unlinked)) {
     // The file moved (or came back): follow it, keep its metadata.
-    const row = updateArchive(deps.db, item.id, { ...stamps, path: item.path, unlinked: false })
+    if (atPath && atPath.id !== item.id) displace(deps, atPath, item.path, result)
+    const row = updateArchive(deps.db, item.id, {
+      ...stamps,
+      ...splitFileName(item.absPath),
+      path: item.path,
+      unlinked: false,
+    })
     setArchivePages(deps.db, item.id, item.pages)
     vanished.delete(item.id)
     if (row) deps.search.upsertArchive(row)
@@ -163,16 +206,22 @@ function applyRead(
     result.duplicates.push({ path: item.path, existing_id: item.id })
     return
   }
-  if (atPath && atPath.id !== item.id) {
-    // Another file replaced the old one at this path. The old row keeps its metadata, unlinked,
-    // under a path no file can have, until database/clean deletes it.
-    updateArchive(deps.db, atPath.id, {
-      path: `${item.path}#replaced-${atPath.id}`,
-      unlinked: true,
-    })
-    deps.search.removeArchive(atPath.id)
-    result.unlinked++
-  }
+  if (atPath && atPath.id !== item.id) displace(deps, atPath, item.path, result)
   insertCatalogRow(deps, item.absPath, item, item)
   result.added++
+}
+
+/**
+ * Another file took the place of a row's file. The old row keeps its metadata, unlinked, under a
+ * path no file can have (paths are unique), until database/clean deletes it or its file returns.
+ */
+function displace(
+  deps: Deps,
+  old: { id: string; unlinked: boolean },
+  path: string,
+  result: ScanResult,
+): void {
+  updateArchive(deps.db, old.id, { path: `${path}#replaced-${old.id}`, unlinked: true })
+  deps.search.removeArchive(old.id)
+  if (!old.unlinked) result.unlinked++
 }

@@ -12,6 +12,7 @@ import {
 } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
 import { toAbsolutePath } from './files.ts'
+import { asReadFailure } from './read-failure.ts'
 
 export type ThumbnailOutcome =
   | { kind: 'file'; path: string; contentType: string }
@@ -50,6 +51,7 @@ function targetPath(deps: Pick<Deps, 'config' | 'settings'>, id: string, page: n
 /**
  * Makes the thumbnail of a cover (page 0 = the archive's cover page) or of page N (1-based).
  * The cover is taken from the page stored as the archive's cover choice, default page 1.
+ * A page that cannot be read or decoded is a 400 with a short reason (detail in the log).
  */
 export async function makeThumbnail(
   deps: Deps,
@@ -62,10 +64,14 @@ export async function makeThumbnail(
   const entry = pages[index]
   if (entry === undefined)
     throw fail.bad_request(`Page ${index + 1} does not exist in this archive.`)
-  const bytes = await deps.reader.readPage(toAbsolutePath(deps.config.contentDir, row.path), entry)
   const format = deps.settings.get('thumbnail_format') === 'jpeg' ? 'jpeg' : 'webp'
   const out = targetPath(deps, row.id, page)
-  await deps.thumbnailer.thumbnail(bytes, out, { format })
+  try {
+    const absPath = toAbsolutePath(deps.config.contentDir, row.path)
+    await deps.thumbnailer.thumbnail(await deps.reader.readPage(absPath, entry), out, { format })
+  } catch (error) {
+    throw asReadFailure(error, `Making a thumbnail of page ${index + 1}`, { id: row.id, entry })
+  }
   // One format per thumbnail: drop the other one so a format switch takes effect.
   for (const f of FORMATS) {
     const other = `${thumbBase(deps, row.id, page)}.${f.ext}`

@@ -3,6 +3,7 @@ import { Elysia, t } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
+import { fail } from '../../errors.ts'
 import { parseFlag } from '../params.ts'
 import { serverInfo } from '../../domain/info.ts'
 import { cleanTempFolder } from '../../domain/temp-folder.ts'
@@ -21,4 +22,14 @@ export const infoRoutes = (deps: Deps) =>
       { query: t.Record(t.String(), t.String()) },
     )
     .post('/api/shinobu/rescan', () => ok({ job: deps.catalog.rescan() }))
-    .get('/api/shinobu', () => ok({ is_alive: 1, pid: process.pid }))
+    // Shinobu is LANraragi's watcher process; ours runs in the server process, hence its pid.
+    .get('/api/shinobu', () => ok({ is_alive: deps.catalog.watching() ? 1 : 0, pid: process.pid }))
+    .post('/api/shinobu/stop', () => {
+      deps.catalog.stopWatcher()
+      return ok()
+    })
+    .post('/api/shinobu/restart', () => {
+      if (!deps.catalog.restartWatcher())
+        throw fail.internal('The content folder watcher could not be started.')
+      return ok({ new_pid: process.pid })
+    })
