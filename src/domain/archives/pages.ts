@@ -4,6 +4,8 @@ import { readArchivePages, type ArchiveRow } from '../../db/repos/archives.repo.
 import { fail } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
 import { toAbsolutePath } from './files.ts'
+import { detectFormat } from '../../archive/format.ts'
+import type { ArchiveFormat } from '../../archive/types.ts'
 import { asReadFailure, isReadFailure } from './read-failure.ts'
 
 const log = createLogger('archives')
@@ -20,18 +22,7 @@ const CONTENT_TYPES: Record<string, string> = {
 }
 
 /** Formats read through libarchive: their pages come from the on-disk cache an extract job fills. */
-const EXTRACTED = new Set([
-  'rar',
-  'cbr',
-  '7z',
-  'cb7',
-  'tar.gz',
-  'tgz',
-  'tar.bz2',
-  'tbz2',
-  'tar.xz',
-  'txz',
-])
+const EXTRACTED: ReadonlySet<ArchiveFormat> = new Set(['rar', '7z', 'tar.gz', 'tar.bz2', 'tar.xz'])
 
 export function contentTypeOf(entryName: string): string {
   const ext = entryName.slice(entryName.lastIndexOf('.') + 1).toLowerCase()
@@ -53,13 +44,18 @@ export function pageUrls(row: ArchiveRow, pages: string[]): string[] {
   })
 }
 
-/** GET /files: page URLs at once; an extraction job when the format needs one (or force). */
-export function listFiles(
+/**
+ * GET /files: page URLs at once; an extraction job when the format needs one (or force). The
+ * format is read from the file's first bytes, as the reader does: a renamed file keeps its kind.
+ */
+export async function listFiles(
   deps: Deps,
   row: ArchiveRow,
   force: boolean,
-): { job: number | null; pages: string[] } {
-  const needsJob = force || EXTRACTED.has(row.extension)
+): Promise<{ job: number | null; pages: string[] }> {
+  const absPath = toAbsolutePath(deps.config.contentDir, row.path)
+  const format = await detectFormat(absPath).catch(() => null)
+  const needsJob = force || (format !== null && EXTRACTED.has(format))
   const job = needsJob ? deps.jobs.enqueue('extract', { id: row.id, force }) : null
   return { job, pages: pageUrls(row, pagesOf(deps, row)) }
 }

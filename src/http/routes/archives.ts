@@ -161,9 +161,9 @@ export const archivesRoutes = (deps: Deps) =>
     )
     .get(
       '/api/archives/:id/files',
-      ({ params, query, guestScoped }) => {
+      async ({ params, query, guestScoped }) => {
         const row = requireArchive(deps, params.id, guestScoped)
-        return listFiles(deps, row, parseFlag(query.force, 'force'))
+        return await listFiles(deps, row, parseFlag(query.force, 'force'))
       },
       { params: IdParams, query: Query },
     )
