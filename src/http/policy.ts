@@ -15,6 +15,7 @@ export type RoutePolicy = { op: string; access: Access; guestScope?: true }
 export const POLICY: Record<string, RoutePolicy> = {
   // info and server
   'GET /api/info': { op: 'server_info', access: 'open' },
+  'GET /': { op: 'root', access: 'open' },
   'DELETE /api/tempfolder': { op: 'cleantemp', access: 'admin' },
   'POST /api/regen_thumbs': { op: 'regen_thumbnails', access: 'admin' },
   'POST /api/shinobu/rescan': { op: 'shinobu_rescan', access: 'admin' },

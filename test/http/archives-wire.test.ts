@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import sharp from 'sharp'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
+import { insertJob } from '../../src/db/repos/jobs.repo.ts'
 
 type Wire = Record<string, any>
 
@@ -164,7 +165,7 @@ describe('GET /api/minion/:id/detail', () => {
     await app.deps.jobs.waitFor(job)
     const detail = await json(await app.req(`/api/minion/${job}/detail`, { cookie }))
     expect(detail).toMatchObject({
-      id: String(job),
+      id: job,
       state: 'finished',
       task: 'regen_thumbs',
       notes: expect.any(Object),
@@ -202,5 +203,22 @@ describe('writes to a locked archive', () => {
       await held
     }
     expect(existsSync(join(app.contentDir, 'Small.zip'))).toBe(true)
+  })
+})
+
+describe('GET /api/minion/:id of a job that waits', () => {
+  it('says inactive and a numeric id (LANraragi), where /api/jobqueue says queued', async () => {
+    // A row nobody runs: a job kind of a later step, written straight into the table.
+    const row = insertJob(app.deps.db, {
+      name: 'download_url',
+      args: {},
+      uniqueKey: null,
+      priority: 0,
+    })
+    const minion = await json(await app.req(`/api/minion/${row.id}`, { cookie }))
+    expect(minion).toMatchObject({ id: row.id, state: 'inactive', task: 'download_url' })
+    const queue = await json(await app.req(`/api/jobqueue/${row.id}`, { cookie }))
+    expect(queue).toMatchObject({ id: String(row.id), state: 'queued', name: 'download_url' })
+    expect('started_at' in queue).toBe(false)
   })
 })

@@ -125,8 +125,19 @@ describe('GET/PUT /api/archives/:id/metadata', () => {
 describe('pages', () => {
   it('lists root-relative page URLs in natural order and serves them with an ETag', async () => {
     const id = ids['Alpha Story']
+    const version = app.deps.search.version
     const files = await json(await app.req(`/api/archives/${id}/files`, { cookie }))
-    expect(files.job).toBeNull()
+    // An integer job even for a ZIP (LANraragi clients parse and poll it); it only opens the file.
+    expect(files.job).toEqual(expect.any(Number))
+    const job = await json(await app.req(`/api/minion/${files.job}`, { cookie }))
+    expect(job).toMatchObject({ name: 'extract', task: 'extract' })
+    await app.deps.jobs.waitFor(files.job)
+    expect(await json(await app.req(`/api/jobqueue/${files.job}`, { cookie }))).toMatchObject({
+      state: 'finished',
+      result: { id, pages: 3 },
+    })
+    // Opening an archive is not a write: cached searches survive it.
+    expect(app.deps.search.version).toBe(version)
     expect(files.pages).toHaveLength(3)
     expect(files.pages[0]).toBe(`/api/archives/${id}/page?path=${encodeURIComponent('001.jpg')}`)
     const page = await app.req(files.pages[1], { cookie })
@@ -303,8 +314,10 @@ describe('jobs', () => {
     expect(status.started_at).toBeGreaterThan(0)
     expect(status.finished_at).toBeGreaterThanOrEqual(status.started_at)
     expect('error' in status).toBe(false)
+    // The minion path speaks LANraragi's dialect: a numeric id.
     expect(await json(await app.req(`/api/minion/${job}`, { cookie }))).toMatchObject({
-      id: String(job),
+      id: job,
+      state: 'finished',
       task: 'regen_thumbs',
     })
     const list = await json(await app.req('/api/jobs', { cookie }))
@@ -357,6 +370,16 @@ describe('server info', () => {
     expect(await total()).toBe(3)
     await other.req(`/api/archives/${c.id}`, { method: 'DELETE', cookie: session })
     expect(await total()).toBe(2)
+  })
+
+  it('points the root at the server info, so clients that probe the base URL see a 2xx', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const res = await app.req('/', { method, redirect: 'manual' })
+      expect(res.status).toBe(302)
+      expect(res.headers.get('location')).toBe('/api/info')
+    }
+    const followed = await app.req('/', { method: 'HEAD' })
+    expect(followed.status).toBe(200)
   })
 
   it('cleans the temp folder', async () => {

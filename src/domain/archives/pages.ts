@@ -4,8 +4,6 @@ import { readArchivePages, type ArchiveRow } from '../../db/repos/archives.repo.
 import { fail } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
 import { toAbsolutePath } from './files.ts'
-import { detectFormat } from '../../archive/format.ts'
-import type { ArchiveFormat } from '../../archive/types.ts'
 import { asReadFailure, isReadFailure } from './read-failure.ts'
 
 const log = createLogger('archives')
@@ -20,9 +18,6 @@ const CONTENT_TYPES: Record<string, string> = {
   bmp: 'image/bmp',
   jxl: 'image/jxl',
 }
-
-/** Formats read through libarchive: their pages come from the on-disk cache an extract job fills. */
-const EXTRACTED: ReadonlySet<ArchiveFormat> = new Set(['rar', '7z', 'tar.gz', 'tar.bz2', 'tar.xz'])
 
 export function contentTypeOf(entryName: string): string {
   const ext = entryName.slice(entryName.lastIndexOf('.') + 1).toLowerCase()
@@ -45,18 +40,16 @@ export function pageUrls(row: ArchiveRow, pages: string[]): string[] {
 }
 
 /**
- * GET /files: page URLs at once; an extraction job when the format needs one (or force). The
- * format is read from the file's first bytes, as the reader does: a renamed file keeps its kind.
+ * GET /files: page URLs at once, and the id of an `extract` job for every archive. LANraragi
+ * clients read `job` as an integer and poll it; for ZIP and TAR the job only opens the archive
+ * (warming its directory), for RAR, 7z and compressed tar it fills the page cache.
  */
-export async function listFiles(
+export function listFiles(
   deps: Deps,
   row: ArchiveRow,
   force: boolean,
-): Promise<{ job: number | null; pages: string[] }> {
-  const absPath = toAbsolutePath(deps.config.contentDir, row.path)
-  const format = await detectFormat(absPath).catch(() => null)
-  const needsJob = force || (format !== null && EXTRACTED.has(format))
-  const job = needsJob ? deps.jobs.enqueue('extract', { id: row.id, force }) : null
+): { job: number; pages: string[] } {
+  const job = deps.jobs.enqueue('extract', { id: row.id, force })
   return { job, pages: pageUrls(row, pagesOf(deps, row)) }
 }
 

@@ -21,11 +21,21 @@ export function toWireJob(row: JobRow) {
   return out
 }
 
-/** GET /api/jobqueue/{id} and /api/minion/{id}: JobStatus plus LANraragi's task and notes. */
+/** GET /api/jobqueue/{id}: JobStatus plus LANraragi's task and notes. */
 export function toWireJobDetail(row: JobRow) {
   return {
     ...toWireJob(row),
     task: row.name,
     notes: JSON.parse(row.notes) as Record<string, unknown>,
   }
+}
+
+/**
+ * GET /api/minion/{id} (and /detail): the same body in LANraragi's minion dialect, which its
+ * clients parse: a numeric `id` (C# clients bind it to an int) and `inactive` for a waiting job
+ * (LANraragi's own poller keeps polling only on `inactive` or `active`).
+ */
+export function toWireMinionJob(row: JobRow) {
+  const detail = toWireJobDetail(row)
+  return { ...detail, id: row.id, state: row.state === 'queued' ? 'inactive' : row.state }
 }

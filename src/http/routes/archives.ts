@@ -161,9 +161,9 @@ export const archivesRoutes = (deps: Deps) =>
     )
     .get(
       '/api/archives/:id/files',
-      async ({ params, query, guestScoped }) => {
+      ({ params, query, guestScoped }) => {
         const row = requireArchive(deps, params.id, guestScoped)
-        return await listFiles(deps, row, parseFlag(query.force, 'force'))
+        return listFiles(deps, row, parseFlag(query.force, 'force'))
       },
       { params: IdParams, query: Query },
     )

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { fail } from '../../errors.ts'
 import { ok } from '../envelope.ts'
-import { toWireJob, toWireJobDetail } from '../models/jobs.ts'
+import { toWireJob, toWireJobDetail, toWireMinionJob } from '../models/jobs.ts'
 
 const JobParams = t.Object({ id: t.String() })
 
@@ -13,20 +13,24 @@ function parseJobId(raw: string): number {
   return Number(raw)
 }
 
-function jobDetail(deps: Deps, raw: string) {
+function findJob(deps: Deps, raw: string) {
   const row = deps.jobs.get(parseJobId(raw))
   // LANraragi answers an unknown job with a 400 envelope ("No job with this ID.").
   if (!row) throw fail.bad_request(`No job with id ${raw}.`)
-  return toWireJobDetail(row)
+  return row
 }
 
 export const jobRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.jobs' })
     .use(requestContext(deps))
-    .get('/api/jobqueue/:id', ({ params }) => jobDetail(deps, params.id), { params: JobParams })
-    .get('/api/minion/:id', ({ params }) => jobDetail(deps, params.id), { params: JobParams })
+    .get('/api/jobqueue/:id', ({ params }) => toWireJobDetail(findJob(deps, params.id)), {
+      params: JobParams,
+    })
+    .get('/api/minion/:id', ({ params }) => toWireMinionJob(findJob(deps, params.id)), {
+      params: JobParams,
+    })
     // LANraragi's full job view (its web client and download scripts poll it): same body here.
-    .get('/api/minion/:id/detail', ({ params }) => jobDetail(deps, params.id), {
+    .get('/api/minion/:id/detail', ({ params }) => toWireMinionJob(findJob(deps, params.id)), {
       params: JobParams,
     })
     .get('/api/jobs', () => ({ jobs: deps.jobs.list().map(toWireJob) }))

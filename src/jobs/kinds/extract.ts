@@ -1,7 +1,14 @@
-// `extract`: (re)builds the page cache of one archive in the background (RAR, 7z, compressed tar).
+// `extract`: opens one archive in the background: (re)builds the page cache of RAR, 7z and
+// compressed tar, warms the directory of ZIP and TAR, and re-reads the page list. GET /files
+// queues it for every archive, so LANraragi clients always get a job id to poll.
 import type { Deps } from '../../deps.ts'
 import { defineJob } from '../queue.ts'
-import { findArchive, setArchivePages, updateArchive } from '../../db/repos/archives.repo.ts'
+import {
+  findArchive,
+  readArchivePages,
+  setArchivePages,
+  updateArchive,
+} from '../../db/repos/archives.repo.ts'
 import { toAbsolutePath } from '../../domain/archives/files.ts'
 import { fail } from '../../errors.ts'
 
@@ -19,9 +26,13 @@ export const extractJob = (deps: Deps) =>
       ctx.progress(0.5)
       // Warm the first page: for extracted formats this fills the page cache.
       if (pages[0] !== undefined) await deps.reader.readPage(absPath, pages[0])
-      setArchivePages(deps.db, row.id, pages)
-      const updated = updateArchive(deps.db, row.id, { pagecount: pages.length })
-      if (updated) deps.search.upsertArchive(updated)
+      // Opening an archive must not count as a write (it would drop cached searches).
+      const stored = readArchivePages(deps.db, row.id)
+      if (!stored || stored.join('\0') !== pages.join('\0')) {
+        setArchivePages(deps.db, row.id, pages)
+        const updated = updateArchive(deps.db, row.id, { pagecount: pages.length })
+        if (updated) deps.search.upsertArchive(updated)
+      }
       return { id: row.id, pages: pages.length }
     },
   })
