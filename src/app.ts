@@ -3,6 +3,7 @@ import { Elysia } from 'elysia'
 import type { Deps } from './deps.ts'
 import { requestContext } from './http/context.ts'
 import { cors } from './http/cors.ts'
+import { securityHeaders } from './http/security-headers.ts'
 import { infoRoutes } from './http/routes/info.ts'
 import { authRoutes } from './http/routes/auth.ts'
 import { settingsRoutes } from './http/routes/settings.ts'
@@ -16,6 +17,7 @@ import { databaseRoutes } from './http/routes/database.ts'
 
 export function createApp(deps: Deps) {
   return new Elysia()
+    .use(securityHeaders())
     .use(cors(deps))
     .use(requestContext(deps))
     .use(infoRoutes(deps))

@@ -143,6 +143,8 @@ describe('pages', () => {
     const page = await app.req(files.pages[1], { cookie })
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toBe('image/jpeg')
+    // Bytes from user archives are never sniffed into HTML or script.
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff')
     const etag = page.headers.get('etag')!
     expect(etag).toMatch(/^"/)
     const bytes = new Uint8Array(await page.arrayBuffer())
