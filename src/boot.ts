@@ -13,6 +13,7 @@ import { createArchiveReader } from './archive/reader.ts'
 import { createThumbnailer } from './workers/thumbnailer.ts'
 import { registerJobKinds } from './jobs/kinds/index.ts'
 import { createApp } from './app.ts'
+import { serverBodyCeiling } from './http/body-limit.ts'
 import { startCatalog, type Catalog } from './domain/archives/catalog.ts'
 import { removeInterruptedWrites } from './domain/archives/upload.ts'
 import { createLogger } from './log.ts'
@@ -72,11 +73,13 @@ export async function startServer(
   try {
     // Elysia turns SO_REUSEPORT on: a second server on the same port would then silently share
     // its requests. Off, so it fails to start instead. Not development: no Bun error pages.
+    // Bun's body cap (128 MB by default) follows the upload limit (http/body-limit.ts).
     app = createApp(deps as Deps).listen({
       port: config.port,
       hostname: config.host,
       reusePort: false,
       development: false,
+      maxRequestBodySize: serverBodyCeiling(config),
     })
   } catch (error) {
     await shutdown()

@@ -30,6 +30,8 @@ export const ConfigSchema = Type.Object({
   ]),
   /** Watch the content folder for changes; default true (tests may turn it off). */
   watch: Type.Boolean(),
+  /** Largest upload body in MiB (its Content-Length, form framing included); default 2048. */
+  maxUploadMb: Type.Integer({ minimum: 1, maximum: 1_048_576 }),
 })
 
 export type Config = Static<typeof ConfigSchema> & {
@@ -51,6 +53,7 @@ const ENV_OF: Record<string, string> = {
   fetchAllowPrivate: 'TANKOBUN_FETCH_ALLOW_PRIVATE',
   logLevel: 'TANKOBUN_LOG_LEVEL',
   watch: 'TANKOBUN_WATCH',
+  maxUploadMb: 'TANKOBUN_MAX_UPLOAD_MB',
 }
 
 export const HELP = `Usage: npm start -- [flags]   (or: bun src/main.ts [flags])
@@ -67,8 +70,14 @@ Every flag mirrors an environment variable; flags win.
   --fetch-allow-private H  TANKOBUN_FETCH_ALLOW_PRIVATE (comma-separated hosts)
   --log-level LEVEL        TANKOBUN_LOG_LEVEL         debug|info|warn|error|silent, default warn
   --watch true|false       TANKOBUN_WATCH             default true
+  --max-upload-mb N        TANKOBUN_MAX_UPLOAD_MB     largest upload in MiB, default 2048
   --help                   this text
 `
+
+/** `maxUploadMb` in bytes. */
+export function uploadLimitBytes(config: Pick<Config, 'maxUploadMb'>): number {
+  return config.maxUploadMb * 1024 * 1024
+}
 
 export class ConfigError extends Error {}
 
@@ -100,6 +109,7 @@ export function loadConfig(
   const flags = parseFlags(argv)
   const raw = (key: string): string | undefined => flags[key] ?? env[ENV_OF[key]!] ?? undefined
   const portText = raw('port') ?? '3000'
+  const maxUploadText = raw('maxUploadMb') ?? '2048'
   const candidate = {
     port: /^\d+$/.test(portText) ? Number(portText) : Number.NaN,
     host: raw('host') ?? '0.0.0.0',
@@ -115,6 +125,7 @@ export function loadConfig(
       .filter(Boolean),
     logLevel: raw('logLevel') ?? 'warn',
     watch: (raw('watch') ?? 'true') !== 'false',
+    maxUploadMb: /^\d+$/.test(maxUploadText) ? Number(maxUploadText) : Number.NaN,
     ...overrides,
   }
   for (const key of Object.keys(candidate) as (keyof typeof candidate)[]) {

@@ -5,6 +5,8 @@ export const STATUS_OF = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  length_required: 411,
+  payload_too_large: 413,
   unsupported: 415,
   checksum_mismatch: 417,
   unprocessable: 422,

@@ -107,7 +107,12 @@ function extractWith(mod: LibarchiveModule, { path, outDir, maxBytes }: ExtractR
     const error = calls.getError(archive)
     if (error) throw fail.unprocessable(`corrupt archive: ${error}`)
     if (seen.length === 0) throw fail.unprocessable('not a readable archive (no entries found)')
-    const pages = selectPages(seen).map((name) => ({ name, file: files.get(name)! }))
+    // Links, devices and FIFOs carry page-like names but no data: only what was unpacked is a
+    // page (as the plain tar reader keeps only regular files).
+    const pages = selectPages(seen).flatMap((name) => {
+      const file = files.get(name)
+      return file ? [{ name, file }] : []
+    })
     const manifest: ExtractResult = { pages, bytes }
     return manifest
   } finally {

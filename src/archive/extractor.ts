@@ -58,9 +58,11 @@ export function createExtractor(options: ExtractorOptions): Extractor {
       const keys = keysOf.get(absPath) ?? new Set()
       keysOf.set(absPath, keys.add(key))
       let current = await obtain(absPath, key)
-      const files = new Map(current.manifest.pages.map((p) => [p.name, p.file]))
+      // Manifests cached before link entries were left out list them without a file.
+      const listed = current.manifest.pages.filter((p) => typeof p.file === 'string')
+      const files = new Map(listed.map((p) => [p.name, p.file]))
       return {
-        pages: current.manifest.pages.map((p) => p.name),
+        pages: listed.map((p) => p.name),
         async read(name) {
           const file = files.get(name)!
           try {

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts'
 import { checkAccess, type Caller } from '../domain/auth/caller.ts'
 import { AppError, fail } from '../errors.ts'
 import { resolveCaller } from './auth.ts'
+import { checkBodySize } from './body-limit.ts'
 import { renderError } from './envelope.ts'
 import { policyOf } from './policy.ts'
 
@@ -30,6 +31,7 @@ export function requestContext(deps: Deps) {
     new Elysia({ name: 'request-context', seed })
       // Before the body is read: a caller without the right credentials must not make the server
       // buffer an upload, and gets its 401/403 rather than a 400 about a body it may not send.
+      // A body past its size cap (body-limit.ts) is refused here too, unread.
       .onParse({ as: 'global' }, async ({ request, route, server }) => {
         await authorize(request, route, server)
       })
@@ -65,6 +67,7 @@ async function checkRequest(
     accessSettings(deps),
     policy.guestScope === true,
   )
+  checkBodySize(request, route, deps.config)
   return { caller, op: policy.op, guestScoped, ip }
 }
 

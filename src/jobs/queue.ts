@@ -15,7 +15,7 @@ import {
   type JobRow,
   type JobState,
 } from '../db/repos/jobs.repo.ts'
-import { fail } from '../errors.ts'
+import { AppError, fail } from '../errors.ts'
 import { createLogger, type Logger } from '../log.ts'
 
 const PROGRESS_WRITE_MS = 500
@@ -24,6 +24,14 @@ export const KEEP_TERMINAL_JOBS = 2000
 const PRUNE_EVERY = 200
 /** Results larger than this (JSON bytes) are cut and flagged result_truncated. */
 export const MAX_RESULT_BYTES = 256 * 1024
+
+/**
+ * Clients read job errors: a system error's quoted absolute paths ("ENOENT: ..., open '/srv/x'")
+ * are cut to their last segment. The log keeps the whole message.
+ */
+function withoutServerPaths(message: string): string {
+  return message.replace(/'\/[^']*'/g, (quoted) => `'${quoted.slice(1, -1).split('/').pop()}'`)
+}
 
 export type JobContext = {
   jobId: number
@@ -165,7 +173,8 @@ export function createJobQueue(db: Db): JobQueue {
       flush(true)
       const message = error instanceof Error ? error.message : String(error)
       log.warn('job failed', { id, name: kind.name, error: message })
-      updateJob(db, id, { state: 'failed', error: message || 'failed', finishedAt: Date.now() })
+      const shown = error instanceof AppError ? message : withoutServerPaths(message)
+      updateJob(db, id, { state: 'failed', error: shown || 'failed', finishedAt: Date.now() })
     } finally {
       live.delete(id)
       settle(id)

@@ -1,6 +1,6 @@
 // Archive and image fixtures generated at test time: small JPEGs, zips written byte by byte,
 // tars, 7z (via the 7z CLI), hand-made RAR4, and hostile files (bombs, traversal, encrypted).
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { crc32, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
@@ -158,9 +158,10 @@ export async function makeEncryptedZip(path: string): Promise<string> {
 
 // ---- TAR ----
 
-function tarHeader(name: string, size: number, type: string): Buffer {
+function tarHeader(name: string, size: number, type: string, linkName = ''): Buffer {
   const h = Buffer.alloc(512)
   h.write(name.slice(0, 100), 0, 'utf8')
+  h.write(linkName.slice(0, 100), 157, 'utf8')
   h.write('0000644\0', 100)
   h.write('0000000\0', 108)
   h.write('0000000\0', 116)
@@ -214,6 +215,35 @@ export function buildTar(entries: Entry[], longNames: 'gnu' | 'pax' = 'gnu'): By
   return new Uint8Array(Buffer.concat(blocks))
 }
 
+/** A tar entry that is not a regular file: what a reader must never count as a page. */
+export type SpecialTarEntry = {
+  name: string
+  kind: 'symlink' | 'hardlink' | 'chardev' | 'blockdev' | 'fifo'
+  /** Link target (links only). */
+  target?: string
+}
+
+const TAR_TYPE_OF: Record<SpecialTarEntry['kind'], string> = {
+  hardlink: '1',
+  symlink: '2',
+  chardev: '3',
+  blockdev: '4',
+  fifo: '6',
+}
+
+/** A ustar archive of pages followed by link and device entries (image-looking names). */
+export async function makeTarWithSpecials(
+  path: string,
+  options: PagesOptions & { specials: SpecialTarEntry[]; gzip?: boolean },
+): Promise<string> {
+  const pages = buildTar(await makePages(path, options)).subarray(0, -1024)
+  const specials = options.specials.map((s) =>
+    tarHeader(s.name, 0, TAR_TYPE_OF[s.kind], s.target ?? ''),
+  )
+  const tar = Buffer.concat([pages, ...specials, Buffer.alloc(1024)])
+  return writeOut(path, options.gzip ? gzipSync(tar) : new Uint8Array(tar))
+}
+
 export async function makeTar(path: string, options: TarOptions = {}): Promise<string> {
   return writeOut(path, buildTar(await makePages(path, options), options.longNames))
 }
@@ -225,7 +255,12 @@ export async function makeTarGz(path: string, options: TarOptions = {}): Promise
 // ---- 7z (CLI) ----
 
 /** Runs the `7z` CLI (p7zip-full) over the entries staged in a temp folder. */
-async function run7z(path: string, entries: Entry[], args: string[]): Promise<string> {
+async function run7z(
+  path: string,
+  entries: Entry[],
+  args: string[],
+  symlinks: { name: string; target: string }[] = [],
+): Promise<string> {
   const cli = Bun.which('7z') ?? Bun.which('7za')
   if (!cli) throw new Error('this fixture needs the 7z command (apt-get install p7zip-full)')
   const staging = await mkdtemp(join(tmpdir(), 'tankobun-7z-'))
@@ -234,6 +269,7 @@ async function run7z(path: string, entries: Entry[], args: string[]): Promise<st
       await mkdir(dirname(join(staging, entry.name)), { recursive: true })
       await writeFile(join(staging, entry.name), entry.data)
     }
+    for (const link of symlinks) await symlink(link.target, join(staging, link.name))
     await mkdir(dirname(path), { recursive: true })
     await rm(path, { force: true })
     const proc = Bun.spawn([cli, 'a', ...args, '-bd', '-y', path, '.'], {
@@ -249,14 +285,22 @@ async function run7z(path: string, entries: Entry[], args: string[]): Promise<st
   }
 }
 
-/** A 7z archive made with the `7z` CLI; solid by default, as 7z itself does. */
+/**
+ * A 7z archive made with the `7z` CLI; solid by default, as 7z itself does. `symlinks` are
+ * stored as links (`-snl`), not as the files they point to.
+ */
 export async function make7z(
   path: string,
-  options: PagesOptions & { solid?: boolean; password?: string } = {},
+  options: PagesOptions & {
+    solid?: boolean
+    password?: string
+    symlinks?: { name: string; target: string }[]
+  } = {},
 ): Promise<string> {
   const args = ['-t7z', options.solid === false ? '-ms=off' : '-ms=on']
   if (options.password) args.push(`-p${options.password}`)
-  return run7z(path, await makePages(path, options), args)
+  if (options.symlinks) args.push('-snl')
+  return run7z(path, await makePages(path, options), args, options.symlinks)
 }
 
 /** A zip compressed with a codec yauzl lacks (7-Zip can write these), via the `7z` CLI. */

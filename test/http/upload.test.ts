@@ -140,6 +140,39 @@ describe('PUT /api/archives/upload', () => {
     expect(cats.categories.map((c: Wire) => c.id)).toEqual([created.category_id])
   })
 
+  it('answers the stored base name, never the client path sent with the file', async () => {
+    await using app = await startTestServer()
+    await app.idle()
+    const cookie = await app.login()
+    const source = join(app.root, 'evil.cbz')
+    await makeCbz(source, { pages: 1 })
+    const res = await upload(app, cookie, await Bun.file(source).bytes(), '../evil1.cbz')
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ operation: 'upload', success: 1, name: 'evil1.cbz' })
+    expect(readdirSync(app.contentDir)).toEqual(['evil1.cbz'])
+  })
+
+  it('stores a name up to 255 bytes and refuses a longer one with 400 Env', async () => {
+    await using app = await startTestServer()
+    await app.idle()
+    const cookie = await app.login()
+    const source = join(app.root, 'long.cbz')
+    await makeCbz(source, { pages: 1 })
+    const bytes = await Bun.file(source).bytes()
+    const longest = `${'y'.repeat(251)}.cbz`
+    const res = await upload(app, cookie, bytes, longest)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ success: 1, name: longest })
+    const tooLong = await upload(app, cookie, bytes, `${'z'.repeat(252)}.cbz`)
+    expect(tooLong.status).toBe(400)
+    expect(await tooLong.json()).toEqual({
+      operation: 'upload',
+      success: 0,
+      error: 'File name too long.',
+    })
+    expect(readdirSync(app.contentDir)).toEqual([longest])
+  })
+
   it('needs admin credentials', async () => {
     await using app = await startTestServer()
     const res = await upload(app, '', new Uint8Array([1]), 'x.cbz')

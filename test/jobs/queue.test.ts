@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'bun:test'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { openDb } from '../../src/db/client.ts'
 import { createJobQueue, defineJob, MAX_RESULT_BYTES } from '../../src/jobs/queue.ts'
 import { pruneTerminalJobs } from '../../src/db/repos/jobs.repo.ts'
@@ -57,6 +60,27 @@ describe('job queue', () => {
     const done = await queue.waitFor(first)
     expect(done.state).toBe('failed')
     expect(done.error).toBe('target vanished')
+  })
+
+  it('records a system error without the absolute server path it names', async () => {
+    const db = openDb(':memory:')
+    const queue = createJobQueue(db)
+    const dir = await mkdtemp(join(tmpdir(), 'tankobun-queue-'))
+    queue.register(
+      defineJob({
+        name: 'read-missing',
+        concurrency: 1,
+        run: () => readFile(join(dir, 'missing.cbz')),
+      }),
+    )
+    try {
+      const done = await queue.waitFor(queue.enqueue('read-missing', {}))
+      expect(done.state).toBe('failed')
+      expect(done.error).toContain("'missing.cbz'")
+      expect(done.error).not.toContain(dir)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 
   it('cuts a result past the size cap and flags result_truncated', async () => {

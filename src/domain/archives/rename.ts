@@ -1,19 +1,23 @@
 // Renaming an archive file on disk together with its sidecar patch zip; the row follows, its
 // extension included. The reader tells formats apart by their bytes, not their names, so a new
 // archive extension of another family (a .zip named .cbr, a .tar.gz named .tar) still reads.
-import { existsSync } from 'node:fs'
 import { rename } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import { updateArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
+import { createLogger } from '../../log.ts'
 import {
   archiveExtension,
+  isArchiveFile,
   patchPathOf,
   splitFileName,
   toAbsolutePath,
   toContentPath,
 } from './files.ts'
+import { isPathTaken, pathExists, placeAlone } from './placement.ts'
+
+const log = createLogger('rename')
 
 const MAX_NAME_BYTES = 255
 
@@ -37,33 +41,75 @@ export function renameArchive(deps: Deps, row: ArchiveRow, requested: string): P
     let name = validateFileName(requested)
     // Keep the archive's extension when the new name has none of its own.
     if (!archiveExtension(name)) name = `${name}.${row.extension}`
+    // A name the scanner skips (hidden, temporary, a sidecar patch) would drop the archive from
+    // the catalogue at the next scan.
+    if (!isArchiveFile(name))
+      throw fail.bad_request(`Invalid file name: the library does not scan files named ${name}.`)
+    assertNameFits(name)
     const from = toAbsolutePath(deps.config.contentDir, row.path)
     const to = join(dirname(from), name)
     if (to === from) return row
-    if (existsSync(to)) throw fail.conflict(`A file named ${name} already exists.`)
-    const patchFrom = patchPathOf(from)
-    const patchTo = patchPathOf(to)
-    const hasPatch = existsSync(patchFrom)
-    if (hasPatch && existsSync(patchTo))
-      throw fail.conflict(`A patch file named ${patchTo} already exists.`)
-    await rename(from, to)
-    if (hasPatch) {
-      try {
-        await rename(patchFrom, patchTo)
-      } catch (error) {
-        await rename(to, from)
-        throw error
-      }
+    return placeAlone(deps.config.contentDir, () => moveArchive(deps, row, from, to))
+  })
+}
+
+function assertNameFits(name: string): void {
+  if (Buffer.byteLength(name) > MAX_NAME_BYTES) throw fail.bad_request('File name too long.')
+}
+
+/** Runs alone (placeAlone): the checks still hold when the file is moved. */
+async function moveArchive(
+  deps: Deps,
+  row: ArchiveRow,
+  from: string,
+  to: string,
+): Promise<ArchiveRow> {
+  if (await isPathTaken(deps, to))
+    throw fail.conflict(`A file named ${basename(to)} already exists.`)
+  const patchFrom = patchPathOf(from)
+  const patchTo = patchPathOf(to)
+  const hasPatch = await pathExists(patchFrom)
+  if (hasPatch) {
+    assertNameFits(basename(patchTo))
+    if (await pathExists(patchTo))
+      throw fail.conflict(`A patch file named ${basename(patchTo)} already exists.`)
+  }
+  await rename(from, to)
+  const moveBack = async () => {
+    await rename(to, from)
+    if (hasPatch) await rename(patchTo, patchFrom)
+  }
+  if (hasPatch) {
+    try {
+      await rename(patchFrom, patchTo)
+    } catch (error) {
+      await rename(to, from)
+      throw error
     }
-    deps.reader.forget(from)
-    const { filename, extension } = splitFileName(to)
-    const updated = updateArchive(deps.db, row.id, {
+  }
+  const { filename, extension } = splitFileName(to)
+  let updated: ArchiveRow | undefined
+  try {
+    updated = updateArchive(deps.db, row.id, {
       path: toContentPath(deps.config.contentDir, to),
       filename,
       extension,
     })
-    if (!updated) throw fail.bad_request(`No archive with ID ${row.id}.`)
-    deps.search.upsertArchive(updated)
-    return updated
-  })
+  } catch (error) {
+    // The row still names the old path: put the file back where it says.
+    await moveBack().catch((undo: Error) =>
+      log.error('rename failed and the file could not be moved back', {
+        path: row.path,
+        error: undo.message,
+      }),
+    )
+    throw error
+  }
+  if (!updated) {
+    await moveBack()
+    throw fail.bad_request(`No archive with ID ${row.id}.`)
+  }
+  deps.reader.forget(from)
+  deps.search.upsertArchive(updated)
+  return updated
 }

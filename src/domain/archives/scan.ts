@@ -1,8 +1,8 @@
-// The rescan job: walks the content folder, catalogues new files, follows moves and changes,
-// hides rows whose file is gone or became unreadable. Unchanged files (path, size, mtime) of
-// shown rows are never re-read; a hidden row's file is, so a file that came back is shown again.
-import { readdir, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+// The rescan job: walks the content folder (walk.ts: links followed, loops and unreachable
+// entries skipped), catalogues new files, follows moves and changes, hides rows whose file is
+// gone or became unreadable. Unchanged files (path, size, mtime) of shown rows are never re-read;
+// a hidden row's file is, so a file that came back is shown again.
+import { stat } from 'node:fs/promises'
 import type { Deps } from '../../deps.ts'
 import type { JobContext } from '../../jobs/queue.ts'
 import { tx } from '../../db/client.ts'
@@ -21,6 +21,7 @@ import {
   toContentPath,
 } from './files.ts'
 import { insertCatalogRow, type ReadArchive } from './import.ts'
+import { reasonOf, walkContentFolder } from './walk.ts'
 
 /** Files read in parallel: hashing and directory reads are I/O bound. */
 const SCAN_PARALLELISM = 8
@@ -43,13 +44,6 @@ type Read = Found & ReadArchive
 /** Unreadable files are remembered by (path, size, mtime) so a rescan does not retry them. */
 const knownUnreadable = new Map<string, string>()
 
-export async function listContentFiles(contentDir: string): Promise<string[]> {
-  const entries = await readdir(contentDir, { recursive: true, withFileTypes: true })
-  return entries
-    .filter((e) => e.isFile() && isArchiveFile(e.name))
-    .map((e) => join(e.parentPath, e.name))
-}
-
 export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<ScanResult> {
   const { contentDir } = deps.config
   const result: ScanResult = {
@@ -61,15 +55,21 @@ export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<S
     duplicates: [],
     unreadable: [],
   }
-  const files = await listContentFiles(contentDir)
+  const walk = await walkContentFolder(contentDir, isArchiveFile)
+  const files = walk.files
+  result.unreadable.push(...walk.unreadable)
   const known = new Map(listArchiveFileStamps(deps.db).map((row) => [row.path, row]))
   const seenPaths = new Set<string>()
   const changed: Found[] = []
 
   for (const absPath of files) {
-    const st = await stat(absPath).catch(() => null)
-    if (!st) continue
     const path = toContentPath(contentDir, absPath)
+    const st = await stat(absPath).catch((error: unknown) => {
+      // Gone or out of reach since the walk listed it.
+      result.unreadable.push({ path, reason: reasonOf(error) })
+      return null
+    })
+    if (!st) continue
     seenPaths.add(path)
     const row = known.get(path)
     const unchanged = row && row.size === st.size && row.mtimeMs === Math.floor(st.mtimeMs)
@@ -80,8 +80,11 @@ export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<S
   result.scanned = files.length
 
   // Rows whose file disappeared: candidates for a move (same id found elsewhere) or unlinking.
+  // Files under a folder that could not be listed are out of sight, not gone.
+  const unseen = (path: string) => walk.skippedDirs.some((dir) => path.startsWith(`${dir}/`))
   const vanished = new Map<string, string>()
-  for (const [path, row] of known) if (!seenPaths.has(path)) vanished.set(row.id, path)
+  for (const [path, row] of known)
+    if (!seenPaths.has(path) && !unseen(path)) vanished.set(row.id, path)
 
   let done = 0
   const batch: Read[] = []

@@ -1,20 +1,17 @@
 // Uploads: the file lands in the temp folder, is checked (checksum, format, readability, duplicate),
 // then is copied into the content folder under a temp name, fsynced, catalogued and renamed.
 // A failure at any step leaves no half file in the content folder and no orphan row.
-import { createReadStream, existsSync } from 'node:fs'
+import { createReadStream } from 'node:fs'
 import { copyFile, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
-import {
-  deleteArchiveRow,
-  findArchive,
-  findArchiveByPath,
-  type ArchiveRow,
-} from '../../db/repos/archives.repo.ts'
+import { deleteArchiveRow, findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { tx } from '../../db/client.ts'
 import { fail, AppError } from '../../errors.ts'
 import { detectFormatOf } from '../../archive/format.ts'
-import { archiveExtension, computeArchiveId, TEMP_MARKER, toContentPath } from './files.ts'
+import { archiveExtension, computeArchiveId, TEMP_MARKER } from './files.ts'
+import { isPathTaken, placeAlone } from './placement.ts'
+import { walkContentFolder } from './walk.ts'
 import { insertCatalogRow, type ImportOverrides } from './import.ts'
 import { validateFileName } from './rename.ts'
 import { createLogger } from '../../log.ts'
@@ -72,9 +69,11 @@ export async function removeInterruptedWrites(config: Deps['config']): Promise<n
     ...(await readdir(config.tempDir).catch(() => []))
       .filter((name) => name.startsWith(STAGED_PREFIX))
       .map((name) => join(config.tempDir, name)),
-    ...(await readdir(config.contentDir, { recursive: true, withFileTypes: true }).catch(() => []))
-      .filter((e) => e.isFile() && e.name.includes(TEMP_MARKER))
-      .map((e) => join(e.parentPath, e.name)),
+    ...(
+      await walkContentFolder(config.contentDir, (name) => name.includes(TEMP_MARKER)).catch(
+        () => ({ files: [] }),
+      )
+    ).files,
   ]
   for (const path of leftovers) await rm(path, { force: true })
   return leftovers.length
@@ -103,7 +102,9 @@ export async function uploadArchive(deps: Deps, input: UploadInput): Promise<Arc
     if (!detectFormatOf(await headOf(staged)))
       throw fail.unsupported(`Unsupported file type: ${name}`)
     const pages = await deps.reader.listPages(staged).catch((error: unknown) => {
-      throw fail.unprocessable(`The file cannot be read as an archive: ${(error as Error).message}`)
+      // A system error's message names the staged file's server path.
+      const reason = error instanceof AppError ? error.message : 'unreadable file'
+      throw fail.unprocessable(`The file cannot be read as an archive: ${reason}`)
     })
     deps.reader.forget(staged)
     const id = await computeArchiveId(staged)
@@ -115,16 +116,14 @@ export async function uploadArchive(deps: Deps, input: UploadInput): Promise<Arc
     claimed = key
 
     const finalPath = join(deps.config.contentDir, name)
-    // Two different files uploaded under one name at once: the second is a 409 as well.
-    if (
-      namesInFlight.has(finalPath) ||
-      existsSync(finalPath) ||
-      findArchiveByPath(deps.db, toContentPath(deps.config.contentDir, finalPath))
-    )
-      throw fail.conflict(`A file named ${name} already exists in the content folder.`)
+    const taken = () => fail.conflict(`A file named ${name} already exists in the content folder.`)
+    // Early answer before the copy; checked again where the file is placed. Two different files
+    // uploaded under one name at once: the second is a 409 as well.
+    if (namesInFlight.has(finalPath) || (await isPathTaken(deps, finalPath))) throw taken()
     namesInFlight.add(finalPath)
     claimedName = finalPath
-    const tempPath = join(deps.config.contentDir, `.${name}${TEMP_MARKER}${crypto.randomUUID()}`)
+    // Not named after the upload: a name near the length limit must not overflow it here.
+    const tempPath = join(deps.config.contentDir, `${TEMP_MARKER}${crypto.randomUUID()}`)
     try {
       try {
         await copyFile(staged, tempPath)
@@ -140,15 +139,20 @@ export async function uploadArchive(deps: Deps, input: UploadInput): Promise<Arc
         )
       }
       const st = await stat(tempPath)
-      // The row is written before the rename so the watcher's rescan finds the file already known.
-      const row = tx(deps.db, () => insertCatalogRow(deps, finalPath, st, { id, pages }, input))
-      try {
-        await rename(tempPath, finalPath)
-      } catch (error) {
-        deleteArchiveRow(deps.db, id)
-        deps.search.removeArchive(id)
-        throw error
-      }
+      const row = await placeAlone(deps.config.contentDir, async () => {
+        // A rename may have taken the name since the early check.
+        if (await isPathTaken(deps, finalPath)) throw taken()
+        // The row is written before the rename so the watcher's rescan finds the file known.
+        const row = tx(deps.db, () => insertCatalogRow(deps, finalPath, st, { id, pages }, input))
+        try {
+          await rename(tempPath, finalPath)
+        } catch (error) {
+          deleteArchiveRow(deps.db, id)
+          deps.search.removeArchive(id)
+          throw error
+        }
+        return row
+      })
       deps.jobs.enqueue('thumbnails', { ids: [id], page: 0 })
       return row
     } finally {

@@ -34,6 +34,8 @@ import { uploadArchive } from '../../domain/archives/upload.ts'
 import { findThumbnailFile, getThumbnail, setCover } from '../../domain/archives/thumbnails.ts'
 import { sendThumbnail } from '../thumbnail-response.ts'
 import { etagMatches } from '../conditional.ts'
+import { uploadTooLarge } from '../body-limit.ts'
+import { uploadLimitBytes } from '../../config.ts'
 import { addToCategory, getCategory } from '../../domain/collections/categories.ts'
 import { toAbsolutePath } from '../../domain/archives/files.ts'
 import { guestVisibleIds } from '../../search/guest-scope.ts'
@@ -95,6 +97,8 @@ export const archivesRoutes = (deps: Deps) =>
       const file = form.file
       if (!(file instanceof File))
         throw fail.bad_request('No file attached (multipart/form-data field "file").')
+      // A body sent chunked had no Content-Length to refuse it by before it was read.
+      if (file.size > uploadLimitBytes(deps.config)) throw uploadTooLarge(deps.config)
       const text = (key: string) =>
         typeof form[key] === 'string' ? (form[key] as string) : undefined
       const categoryId = text('category_id') || undefined
@@ -109,7 +113,8 @@ export const archivesRoutes = (deps: Deps) =>
         summary: text('summary'),
       })
       if (categoryId) addToCategory(deps, categoryId, row.id)
-      return ok({ id: row.id, name: file.name, title: row.title })
+      // The stored base name: a client path sent with the file (`../x.cbz`) is never echoed.
+      return ok({ id: row.id, name: row.path.split('/').pop(), title: row.title })
     })
     .get(
       '/api/archives/:id/metadata',

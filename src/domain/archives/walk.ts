@@ -1,0 +1,110 @@
+// Walking the content folder. Linked folders and files are followed (libraries link folders from
+// other disks in), a folder reached twice (a link loop, two links to one folder) is walked once,
+// and an entry that cannot be reached (a loop, a broken link, no permission, a name too long) is
+// skipped with a warning: one bad entry never fails the walk, only an unreadable content folder.
+import type { Dirent, Stats } from 'node:fs'
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { AppError } from '../../errors.ts'
+import { createLogger } from '../../log.ts'
+import { toContentPath } from './files.ts'
+
+const log = createLogger('scan')
+
+export type Unreachable = { path: string; reason: string }
+
+export type ContentWalk = {
+  /** Absolute paths of the files whose name `wanted` accepts. */
+  files: string[]
+  /** Content-relative paths of entries with a wanted name that could not be reached. */
+  unreadable: Unreachable[]
+  /** Content-relative folders that could not be listed: what they hold is unknown, not gone. */
+  skippedDirs: string[]
+}
+
+const REASON_OF: Record<string, string> = {
+  ELOOP: 'symbolic link loop',
+  ENOENT: 'broken symbolic link',
+  ENOTDIR: 'broken symbolic link',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENAMETOOLONG: 'name too long',
+}
+
+/** A reason without the server's paths (system messages name them). */
+export function reasonOf(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code
+  return code ? `${REASON_OF[code] ?? 'cannot be read'} (${code})` : 'cannot be read'
+}
+
+type Folder = { path: string; key: string }
+
+const keyOf = (st: Stats): string => `${st.dev}:${st.ino}`
+
+export async function walkContentFolder(
+  contentDir: string,
+  wanted: (name: string) => boolean,
+): Promise<ContentWalk> {
+  const walk: ContentWalk = { files: [], unreadable: [], skippedDirs: [] }
+  const relative = (absPath: string) => toContentPath(contentDir, absPath)
+  const skip = (absPath: string, why: string, listed: boolean) => {
+    log.warn('skipped an entry of the content folder', { path: relative(absPath), reason: why })
+    if (listed) walk.unreadable.push({ path: relative(absPath), reason: why })
+  }
+  const root = await stat(contentDir).catch((error: unknown) => {
+    throw new AppError('internal', `The content folder cannot be read: ${reasonOf(error)}.`)
+  })
+  // Real (dev, inode) of each folder walked: a folder reached again is a loop or an alias.
+  const visited = new Set<string>()
+  const firstVisit = (folder: Folder): boolean => {
+    if (visited.has(folder.key)) {
+      skip(folder.path, 'folder already walked (a link loop or a second link to it)', false)
+      return false
+    }
+    visited.add(folder.key)
+    return true
+  }
+  // Folders inside the content folder are all walked before any linked one, so a folder that is
+  // also reachable through a link keeps its own path.
+  const plain: Folder[] = [{ path: contentDir, key: keyOf(root) }]
+  const linked: Folder[] = []
+  for (let folder = plain.pop() ?? linked.pop(); folder; folder = plain.pop() ?? linked.pop()) {
+    if (!firstVisit(folder)) continue
+    let entries: Dirent[]
+    try {
+      entries = await readdir(folder.path, { withFileTypes: true })
+    } catch (error) {
+      if (folder.path === contentDir)
+        throw new AppError('internal', `The content folder cannot be read: ${reasonOf(error)}.`)
+      skip(folder.path, reasonOf(error), false)
+      walk.skippedDirs.push(relative(folder.path))
+      continue
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    const subfolders: { folder: Folder; isLink: boolean }[] = []
+    for (const entry of entries) {
+      const absPath = join(folder.path, entry.name)
+      if (entry.isFile()) {
+        if (wanted(entry.name)) walk.files.push(absPath)
+        continue
+      }
+      if (!entry.isDirectory() && !entry.isSymbolicLink()) continue // devices, FIFOs, sockets
+      let target: Stats
+      try {
+        target = await stat(absPath)
+      } catch (error) {
+        skip(absPath, reasonOf(error), wanted(entry.name))
+        continue
+      }
+      if (target.isDirectory())
+        subfolders.push({
+          folder: { path: absPath, key: keyOf(target) },
+          isLink: entry.isSymbolicLink(),
+        })
+      else if (target.isFile() && wanted(entry.name)) walk.files.push(absPath)
+    }
+    // Pushed in reverse, so they pop in name order: the same alias wins at every scan.
+    for (const { folder, isLink } of subfolders.reverse()) (isLink ? linked : plain).push(folder)
+  }
+  return walk
+}

@@ -1,0 +1,45 @@
+// Request body caps, checked on the headers before any body is read: an open route (login) must
+// not buffer a huge body, and an upload past the configured size is refused at once, as an Env.
+import { uploadLimitBytes, type Config } from '../config.ts'
+import { fail } from '../errors.ts'
+
+/** Every body but an upload's: JSON and small forms, with room for long id lists. */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024
+
+const UPLOAD_ROUTE = 'PUT /api/archives/upload'
+
+/**
+ * Bun's own cap (`maxRequestBodySize`). Bun refuses a declared size past it with a bare 413
+ * before any handler runs, so it sits above the upload limit: declared sizes up to twice the
+ * limit get the Env below. It is what bounds an upload sent chunked, without Content-Length.
+ */
+export function serverBodyCeiling(config: Pick<Config, 'maxUploadMb'>): number {
+  return 2 * uploadLimitBytes(config)
+}
+
+/** Throws 413 (411 for an unmeasured body off the upload route) before the body is read. */
+export function checkBodySize(
+  request: Request,
+  route: string,
+  config: Pick<Config, 'maxUploadMb'>,
+): void {
+  const isUpload = `${request.method} ${route}` === UPLOAD_ROUTE
+  const declared = request.headers.get('content-length')
+  if (declared === null) {
+    // A chunked body could only be measured by reading it.
+    if (!isUpload && request.headers.has('transfer-encoding'))
+      throw fail.length_required('A request body needs a Content-Length header.')
+    return
+  }
+  if (isUpload) {
+    if (Number(declared) > uploadLimitBytes(config)) throw uploadTooLarge(config)
+  } else if (Number(declared) > MAX_BODY_BYTES) {
+    throw fail.payload_too_large(`The request body is larger than ${MAX_BODY_BYTES >> 20} MiB.`)
+  }
+}
+
+export function uploadTooLarge(config: Pick<Config, 'maxUploadMb'>) {
+  return fail.payload_too_large(
+    `The upload is larger than this server's limit of ${config.maxUploadMb} MiB.`,
+  )
+}

@@ -1,0 +1,184 @@
+// Renames that race each other or an upload, names the scanner would skip, names too long for the
+// file system, and a row update that fails after the move: no file is ever lost or overwritten.
+import { describe, expect, it } from 'bun:test'
+import { readdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { makeCbz } from '../helpers/fixtures.ts'
+
+type Wire = Record<string, any>
+
+const sha1 = (bytes: Uint8Array) => new Bun.CryptoHasher('sha1').update(bytes).digest('hex')
+
+function rename(app: TestServer, cookie: string, id: string, filename: string) {
+  return app.req(`/api/archives/${id}/rename`, { method: 'PUT', cookie, json: { filename } })
+}
+
+async function contentHashes(app: TestServer): Promise<string[]> {
+  const names = readdirSync(app.contentDir).filter((n) => !n.startsWith('.'))
+  const hashes = await Promise.all(
+    names.map(async (n) => sha1(await Bun.file(join(app.contentDir, n)).bytes())),
+  )
+  return hashes.sort()
+}
+
+async function listed(app: TestServer, cookie: string): Promise<Wire[]> {
+  return (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
+}
+
+/** Every listed archive's file is where its row says, and its first page is served. */
+async function expectCatalogueMatchesDisk(app: TestServer, cookie: string, count: number) {
+  const list = await listed(app, cookie)
+  expect(list).toHaveLength(count)
+  expect(list.map((a) => `${a.filename}.${a.extension}`).sort()).toEqual(
+    readdirSync(app.contentDir)
+      .filter((n) => !n.startsWith('.'))
+      .sort(),
+  )
+  for (const a of list) {
+    const page = await app.req(`/api/archives/${a.arcid}/page?path=001.jpg`, { cookie })
+    expect(page.status).toBe(200)
+  }
+}
+
+describe('PUT /api/archives/:id/rename (concurrent)', () => {
+  it('lets exactly one of eight renames to one name win; the others get 409 and keep their file', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => {
+        for (let i = 1; i <= 8; i++) await makeCbz(join(content, `Book ${i}.cbz`), { pages: 1 })
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const before = await contentHashes(app)
+    const ids = (await listed(app, cookie)).map((a) => a.arcid as string)
+    expect(ids).toHaveLength(8)
+
+    // Several rounds: the requests interleave differently in each.
+    for (let round = 1; round <= 12; round++) {
+      const name = `samename ${round}`
+      const answers = await Promise.all(ids.map((id) => rename(app, cookie, id, name)))
+      const statuses = answers.map((r) => r.status).sort()
+      expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409])
+      for (const res of answers.filter((r) => r.status === 409))
+        expect(await res.json()).toMatchObject({ operation: 'rename_archive', success: 0 })
+      expect(await contentHashes(app)).toEqual(before)
+      expect(readdirSync(app.contentDir)).toContain(`${name}.cbz`)
+    }
+    await expectCatalogueMatchesDisk(app, cookie, 8)
+  })
+
+  it('never lets an upload and a rename to the same name both land', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => void (await makeCbz(join(content, 'Here.cbz'), { pages: 1 })),
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const [here] = await listed(app, cookie)
+    const source = join(app.root, 'incoming.cbz')
+    await makeCbz(source, { pages: 1 })
+    const form = new FormData()
+    form.set('file', new File([await Bun.file(source).bytes()], 'Race.cbz'))
+    const answers = await Promise.all([
+      app.req('/api/archives/upload', { method: 'PUT', body: form, cookie }),
+      rename(app, cookie, here!.arcid, 'Race'),
+    ])
+    const statuses = answers.map((r) => r.status)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1)
+    expect(statuses.filter((s) => s === 409)).toHaveLength(1)
+    const won = statuses[0] === 200 ? 1 : 0
+    // One of the two files holds the name; neither is lost.
+    expect(readdirSync(app.contentDir).filter((n) => !n.startsWith('.'))).toHaveLength(1 + won)
+    await expectCatalogueMatchesDisk(app, cookie, 1 + won)
+  })
+})
+
+describe('PUT /api/archives/:id/rename (names)', () => {
+  it('refuses with 400 Env a final name the scanner would skip, so the archive never vanishes', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => {
+        await makeCbz(join(content, 'Comic.cbz'), { pages: 1 })
+        await makeCbz(join(content, 'Plain.zip'), { pages: 1 })
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const list = await listed(app, cookie)
+    const comic = list.find((a) => a.title === 'Comic')!.arcid as string
+    const plain = list.find((a) => a.title === 'Plain')!.arcid as string
+    for (const [id, name] of [
+      [comic, '.hidden'],
+      [comic, '.hidden.cbz'],
+      [comic, 'x.tankobun-tmp-1'],
+      [plain, 'Other.patch'],
+      [comic, 'Other.patch.zip.tankobun-tmp-.cbz'],
+    ] as const) {
+      const res = await rename(app, cookie, id, name)
+      expect(res.status).toBe(400)
+      expect(await res.json()).toMatchObject({ operation: 'rename_archive', success: 0 })
+    }
+    expect(readdirSync(app.contentDir).sort()).toEqual(['Comic.cbz', 'Plain.zip'])
+    await app.catalog.rescan()
+    await app.idle()
+    expect((await listed(app, cookie)).map((a) => a.title).sort()).toEqual(['Comic', 'Plain'])
+  })
+
+  it('answers 400 "File name too long." when the name with its extension passes 255 bytes', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => void (await makeCbz(join(content, 'Long.cbz'), { pages: 1 })),
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const [long] = await listed(app, cookie)
+    // 252 bytes fit alone; with the kept ".cbz" they are 256.
+    const res = await rename(app, cookie, long!.arcid, 'é'.repeat(126))
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({
+      operation: 'rename_archive',
+      success: 0,
+      error: 'File name too long.',
+    })
+    const fits = await rename(app, cookie, long!.arcid, 'x'.repeat(251))
+    expect(fits.status).toBe(200)
+    expect(readdirSync(app.contentDir)).toEqual([`${'x'.repeat(251)}.cbz`])
+  })
+
+  it('answers 409 for a name a hidden row still holds, instead of failing on the catalogue', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => {
+        await makeCbz(join(content, 'Gone.cbz'), { pages: 1 })
+        await makeCbz(join(content, 'Stays.cbz'), { pages: 1 })
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const stays = (await listed(app, cookie)).find((a) => a.title === 'Stays')!.arcid as string
+    rmSync(join(app.contentDir, 'Gone.cbz'))
+    await app.catalog.rescan()
+    await app.idle()
+    const res = await rename(app, cookie, stays, 'Gone')
+    expect(res.status).toBe(409)
+    expect(await res.json()).toMatchObject({ operation: 'rename_archive', success: 0 })
+    expect(readdirSync(app.contentDir)).toEqual(['Stays.cbz'])
+    await expectCatalogueMatchesDisk(app, cookie, 1)
+  })
+
+  it('moves the file back when the row cannot be updated after the move', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => void (await makeCbz(join(content, 'Keep.cbz'), { pages: 1 })),
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const [keep] = await listed(app, cookie)
+    // A failing write on the real database, for this one path only.
+    app.deps.db.$client.run(
+      `CREATE TRIGGER refuse_boom BEFORE UPDATE OF path ON archives
+       WHEN NEW.path = 'Boom.cbz' BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+    )
+    const res = await rename(app, cookie, keep!.arcid, 'Boom')
+    expect(res.status).toBe(500)
+    expect(await res.json()).toMatchObject({ operation: 'rename_archive', success: 0 })
+    expect(readdirSync(app.contentDir)).toEqual(['Keep.cbz'])
+    await expectCatalogueMatchesDisk(app, cookie, 1)
+  })
+})

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'bun:test'
+import { ConfigError, loadConfig, uploadLimitBytes } from '../../src/config.ts'
+import { serverBodyCeiling } from '../../src/http/body-limit.ts'
+
+const MiB = 1024 * 1024
+
+describe('loadConfig: maxUploadMb', () => {
+  it('defaults to 2048 MiB, reads TANKOBUN_MAX_UPLOAD_MB, and the flag wins', () => {
+    expect(loadConfig({}, []).maxUploadMb).toBe(2048)
+    expect(loadConfig({ TANKOBUN_MAX_UPLOAD_MB: '300' }, []).maxUploadMb).toBe(300)
+    const both = loadConfig({ TANKOBUN_MAX_UPLOAD_MB: '300' }, ['--max-upload-mb', '4096'])
+    expect(both.maxUploadMb).toBe(4096)
+    expect(uploadLimitBytes(both)).toBe(4096 * MiB)
+  })
+
+  it('refuses a value that is not a positive whole number, naming the variable', () => {
+    for (const bad of ['0', '-5', '1.5', 'lots']) {
+      const load = () => loadConfig({ TANKOBUN_MAX_UPLOAD_MB: bad }, [])
+      expect(load).toThrow(ConfigError)
+      expect(load).toThrow('invalid setting TANKOBUN_MAX_UPLOAD_MB (--max-upload-mb)')
+    }
+  })
+
+  it('lifts Bun’s own body cap past its 128 MB default, above the upload limit', () => {
+    const config = loadConfig({}, [])
+    expect(serverBodyCeiling(config)).toBeGreaterThan(uploadLimitBytes(config))
+    expect(serverBodyCeiling(config)).toBeGreaterThan(128 * MiB)
+  })
+})
