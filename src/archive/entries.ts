@@ -30,7 +30,8 @@ export function isPageName(name: string): boolean {
   return dot > 0 && PAGE_EXTENSIONS.has(base.slice(dot + 1).toLowerCase())
 }
 
-export type EntryName = { name: string; isDirectory: boolean }
+/** An entry as the page selection sees it; links and special files are never pages. */
+export type EntryName = { name: string; isDirectory: boolean; isSpecial?: boolean }
 
 /**
  * The page list of an archive: refuses the whole archive when any name is unsafe (a crafted
@@ -44,7 +45,7 @@ export function selectPages(entries: Iterable<EntryName>): string[] {
     const reason = unsafeReason(entry.name)
     if (reason)
       throw fail.unprocessable(`unsafe entry name: ${JSON.stringify(entry.name)} (${reason})`)
-    if (!entry.isDirectory && isPageName(entry.name)) pages.add(entry.name)
+    if (!entry.isDirectory && !entry.isSpecial && isPageName(entry.name)) pages.add(entry.name)
   }
   return [...pages].sort(naturalCompare)
 }

@@ -27,6 +27,13 @@ async function openZipFile(absPath: string): Promise<OpenedZip> {
   })
 }
 
+/** Made on Unix with a file type other than regular (a symlink's data is its target path). */
+function isUnixSpecialFile(entry: Entry): boolean {
+  const madeOnUnix = entry.versionMadeBy >> 8 === 3
+  const type = (entry.externalFileAttributes >>> 16) & 0o170000
+  return madeOnUnix && type !== 0 && type !== 0o100000 && type !== 0o040000
+}
+
 function readDirectory(zip: ZipFile): Promise<Map<string, Entry>> {
   return new Promise((resolve, reject) => {
     const byName = new Map<string, Entry>()
@@ -112,7 +119,11 @@ export async function openZip(
     if (zip.entryCount > MAX_ENTRIES) throw fail.unprocessable(`more than ${MAX_ENTRIES} entries`)
     const byName = await readDirectory(zip)
     const pages = selectPages(
-      [...byName].map(([name, e]) => ({ name, isDirectory: name.endsWith('/') })),
+      [...byName].map(([name, e]) => ({
+        name,
+        isDirectory: name.endsWith('/'),
+        isSpecial: isUnixSpecialFile(e),
+      })),
     )
     const pageEntries = pages.map((name) => byName.get(name)!)
     checkDeclaredSizes(

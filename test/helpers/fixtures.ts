@@ -67,6 +67,8 @@ export type ZipEntry = Entry & {
   declaredSize?: number
   /** Use these bytes as the stored/compressed payload instead of computing it. */
   payload?: Uint8Array
+  /** Unix file mode for the central directory (made by Unix), e.g. 0o120777 for a symlink. */
+  unixMode?: number
 }
 
 const DOS_TIME = 0x6000 // 12:00:00
@@ -99,8 +101,9 @@ export function buildZip(entries: ZipEntry[]): Bytes {
     fields(local, 4)
     const dir = Buffer.alloc(46)
     dir.writeUInt32LE(0x02014b50, 0)
-    dir.writeUInt16LE(20, 4)
+    dir.writeUInt16LE(entry.unixMode === undefined ? 20 : (3 << 8) | 20, 4)
     fields(dir, 6)
+    if (entry.unixMode !== undefined) dir.writeUInt32LE((entry.unixMode << 16) >>> 0, 38)
     dir.writeUInt32LE(offset, 42)
     central.push(dir, name)
     chunks.push(local, name, payload)

@@ -1,4 +1,4 @@
-// Links, devices and FIFOs inside archives have image-looking names but no page data: no reader
+// Links, devices and FIFOs inside archives (tar, 7z and zip made on Unix) have image-looking names but no page data: no reader
 // may count them as pages, and every page an archive lists must be served.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { join } from 'node:path'
@@ -31,6 +31,15 @@ beforeAll(async () => {
         pages: 2,
         symlinks: [{ name: 'link.jpg', target: '001.jpg' }],
       })
+      // A zip made on Unix with a symlink and a FIFO entry next to two real pages.
+      const pages = await fx.makePages(join(content, 'Linked.cbz'), { pages: 2 })
+      const link = new TextEncoder().encode('001.jpg')
+      const zip = fx.buildZip([
+        ...pages.map((p) => ({ ...p, unixMode: 0o100644 })),
+        { name: 'link.jpg', data: link, unixMode: 0o120777 },
+        { name: 'fifo.jpg', data: new Uint8Array(0), unixMode: 0o010644 },
+      ])
+      await Bun.write(join(content, 'Linked.cbz'), zip)
     },
   })
   await app.idle()
@@ -40,7 +49,7 @@ beforeAll(async () => {
 afterAll(() => app[Symbol.asyncDispose]())
 
 describe('archives with link, device and FIFO entries', () => {
-  it.each(['Gzipped.tar.gz', 'Plain.tar', 'Linked.7z'])(
+  it.each(['Gzipped.tar.gz', 'Plain.tar', 'Linked.7z', 'Linked.cbz'])(
     '%s lists only its regular image files as pages, and serves each',
     async (file) => {
       const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
