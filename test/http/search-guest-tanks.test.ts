@@ -52,7 +52,7 @@ describe('GET /api/search as a guest, grouped', () => {
     const ids = await anonymous('/api/search/ids?start=-1')
     expect(ids.data).toEqual([id.Alpha, id.Beta, shownTank])
     expect(ids.data).not.toContain(hiddenTank)
-    const random = await anonymous('/api/search/random?count=10')
+    const random = await anonymous('/api/search/random?count=10&groupby_tanks=true')
     expect(random.data.map((a: Wire) => a.arcid).sort()).toEqual(
       [id.Alpha, id.Beta, shownTank].sort(),
     )

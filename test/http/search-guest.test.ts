@@ -62,9 +62,17 @@ describe('guest scope on search endpoints', () => {
   it('applies the scope to archives, random, suggest, stats and untagged', async () => {
     const archives = await anonymous('/api/search/archives?filter=hidden')
     expect(archives.body.data).toEqual([])
-    const random = await anonymous('/api/search/random?count=20')
+    const random = await anonymous('/api/search/random?count=20&groupby_tanks=true')
     const picked = random.body.data.map((a: Wire) => a.title).sort()
     expect(picked).toEqual(['Shown Dynamic', 'Shown Static', 'Shown Tank'])
+    // Random does not group unless asked (LANraragi): the Tankoubon's members come instead.
+    const flat = await anonymous('/api/search/random?count=20')
+    expect(flat.body.data.map((a: Wire) => a.title).sort()).toEqual([
+      'Member One',
+      'Member Two',
+      'Shown Dynamic',
+      'Shown Static',
+    ])
     const suggest = await anonymous('/api/search/suggest?filter=i')
     expect(suggest.body.data.map((s: Wire) => s.title)).not.toContain('Hidden')
     const stats = await anonymous('/api/database/stats')

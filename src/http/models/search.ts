@@ -33,7 +33,11 @@ function parseCategory(raw: string | undefined): string | null {
   return value === '' ? null : parseCategoryId(value)
 }
 
-export function parseSearchParams(q: RawSearch): SearchParams {
+/**
+ * The search parameters; `groupedByDefault` is the default of `groupby_tanks` (true for search,
+ * false for random, as LANraragi's random endpoint reads it: its picks go straight to readers).
+ */
+export function parseSearchParams(q: RawSearch, groupedByDefault = true): SearchParams {
   const order = (q.order ?? '').trim().toLowerCase()
   if (order !== '' && order !== 'asc' && order !== 'desc')
     throw fail.bad_request('order must be asc or desc.')
@@ -47,7 +51,7 @@ export function parseSearchParams(q: RawSearch): SearchParams {
     newonly: parseFlag(q.newonly, 'newonly'),
     untaggedonly: parseFlag(q.untaggedonly, 'untaggedonly'),
     hidecompleted: parseFlag(q.hidecompleted, 'hidecompleted'),
-    grouped: parseFlag(q.groupby_tanks, 'groupby_tanks', true) || tanksOnly,
+    grouped: parseFlag(q.groupby_tanks, 'groupby_tanks', groupedByDefault) || tanksOnly,
     tanksOnly,
   }
 }
@@ -60,14 +64,9 @@ export function parseRandomCount(raw: string | undefined): number {
 export function parseStatsOptions(q: typeof SearchModel.stats.static) {
   return {
     minweight: parseInteger(q.minweight, 'minweight', { min: 0, fallback: 1 }),
-    // A free string (LANraragi hides only on `true`): any value not read as true shows all.
-    hideExcludedNamespaces: isTrue(q.hide_excluded_namespaces),
+    // A free string: LANraragi hides only on `true` (`1` too here); any other value shows all.
+    hideExcludedNamespaces: ['true', '1'].includes(q.hide_excluded_namespaces?.trim() ?? ''),
   }
-}
-
-function isTrue(raw: string | undefined): boolean {
-  const v = raw?.trim().toLowerCase()
-  return v === 'true' || v === '1' || v === 'on' || v === 'yes'
 }
 
 export function toWireHit(hit: SearchHit): WireArchive {

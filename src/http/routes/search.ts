@@ -50,7 +50,7 @@ export const searchRoutes = (deps: Deps) =>
       '/api/search/random',
       ({ query, guestScoped, set }) => {
         const count = parseRandomCount(query.count)
-        const hits = randomHits(deps, parseSearchParams(query), count, guestScoped)
+        const hits = randomHits(deps, parseSearchParams(query, false), count, guestScoped)
         if (!hits) return notReady(set)
         return { data: hits.map(toWireHit), recordsTotal: hits.length }
       },
