@@ -19,6 +19,9 @@ import { AppError, fail } from '../errors.ts'
 import { createLogger, type Logger } from '../log.ts'
 
 const PROGRESS_WRITE_MS = 500
+/** The error of a job the server stopped (shutdown, or a crash found at the next start). */
+const INTERRUPTED = 'Interrupted: the server stopped while this job was running.'
+
 /** Terminal jobs kept for clients to read; older ones are pruned as new ones finish. */
 export const KEEP_TERMINAL_JOBS = 2000
 const PRUNE_EVERY = 200
@@ -160,6 +163,8 @@ export function createJobQueue(db: Db): JobQueue {
     }
     try {
       const result = await kind.run(ctx, JSON.parse(row.args))
+      // A job stopped by the server's shutdown returns what it had done so far: not a result.
+      if (abort.signal.aborted) throw fail.internal(INTERRUPTED)
       flush(true)
       const { json, truncated } = encodeResult(result)
       updateJob(db, id, {
@@ -173,7 +178,11 @@ export function createJobQueue(db: Db): JobQueue {
       flush(true)
       const message = error instanceof Error ? error.message : String(error)
       log.warn('job failed', { id, name: kind.name, error: message })
-      const shown = error instanceof AppError ? message : withoutServerPaths(message)
+      const shown = abort.signal.aborted
+        ? INTERRUPTED
+        : error instanceof AppError
+          ? message
+          : withoutServerPaths(message)
       updateJob(db, id, { state: 'failed', error: shown || 'failed', finishedAt: Date.now() })
     } finally {
       live.delete(id)
@@ -244,7 +253,7 @@ export function createJobQueue(db: Db): JobQueue {
       for (const row of listJobsInState(db, 'active')) {
         updateJob(db, row.id, {
           state: 'failed',
-          error: 'Interrupted: the server stopped while this job was running.',
+          error: INTERRUPTED,
           finishedAt: Date.now(),
         })
       }

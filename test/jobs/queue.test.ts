@@ -11,6 +11,41 @@ setLogLevel('silent')
 import { jobs } from '../../src/db/schema/jobs.ts'
 
 describe('job queue', () => {
+  it('fails a job the shutdown stopped midway instead of calling its partial result finished', async () => {
+    const db = openDb(':memory:')
+    const queue = createJobQueue(db)
+    let started!: () => void
+    const running = new Promise<void>((r) => (started = r))
+    queue.register(
+      defineJob({
+        name: 'long',
+        concurrency: 1,
+        async run(ctx) {
+          started()
+          let done = 0
+          // A loop that stops early on abort and returns what it did, as real job kinds do.
+          while (!ctx.signal.aborted) {
+            done++
+            await Bun.sleep(1)
+          }
+          return { done }
+        },
+      }),
+    )
+    const id = queue.enqueue('long')
+    await running
+    await queue.stop()
+    const row = db
+      .select()
+      .from(jobs)
+      .all()
+      .find((r) => r.id === id)!
+    expect(row.state).toBe('failed')
+    expect(row.error).toContain('Interrupted')
+    expect(row.result).toBeNull()
+    expect(row.finishedAt).toBeGreaterThan(0)
+  })
+
   it('moves a job queued -> active -> finished with progress and a result', async () => {
     const db = openDb(':memory:')
     const queue = createJobQueue(db)
