@@ -22,6 +22,7 @@ import {
 } from './files.ts'
 import { insertCatalogRow, type ReadArchive } from './import.ts'
 import { reasonOf, walkContentFolder } from './walk.ts'
+import { deleteThumbnails } from './thumbnails.ts'
 
 /** Files read in parallel: hashing and directory reads are I/O bound. */
 const SCAN_PARALLELISM = 8
@@ -87,12 +88,15 @@ export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<S
     if (!seenPaths.has(path) && !unseen(path)) vanished.set(row.id, path)
 
   let done = 0
+  // Archives whose file changed past the hashed prefix: their thumbnails show the old pages.
+  const staleThumbnails: string[] = []
   const batch: Read[] = []
   const failed: (Found & { reason: string })[] = []
   const flush = () => {
     if (batch.length === 0) return
     tx(deps.db, () => {
-      for (const item of batch.splice(0)) applyRead(deps, item, known, vanished, result)
+      for (const item of batch.splice(0))
+        applyRead(deps, item, known, vanished, result, staleThumbnails)
     })
   }
   const queue = [...changed]
@@ -121,6 +125,8 @@ export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<S
       result.unlinked++
     }
   })
+  // The rescan job's `thumbnails` pass then makes the missing covers again from the new pages.
+  for (const id of staleThumbnails) await deleteThumbnails(deps, id)
   return result
 }
 
@@ -169,6 +175,7 @@ function applyRead(
   known: Map<string, { id: string; path: string; unlinked: boolean }>,
   vanished: Map<string, string>,
   result: ScanResult,
+  staleThumbnails: string[],
 ): void {
   const atPath = known.get(item.path)
   const existing = findArchive(deps.db, item.id)
@@ -181,8 +188,12 @@ function applyRead(
 
   if (existing && existing.path === item.path) {
     // Same file, changed past the hashed prefix, or back where it was after being hidden:
-    // refresh stamps and pages, keep metadata.
-    const row = updateArchive(deps.db, item.id, { ...stamps, unlinked: false })
+    // refresh stamps and pages, keep metadata. Changed bytes make its thumbnails stale, and
+    // progress may not point past the new last page.
+    const rewritten = existing.size !== item.size || existing.mtimeMs !== item.mtimeMs
+    if (rewritten) staleThumbnails.push(item.id)
+    const progress = Math.min(existing.progress, item.pages.length)
+    const row = updateArchive(deps.db, item.id, { ...stamps, progress, unlinked: false })
     setArchivePages(deps.db, item.id, item.pages)
     if (row) deps.search.upsertArchive(row)
     deps.reader.forget(item.absPath)
