@@ -11,7 +11,7 @@ const UPLOAD_ROUTE = 'PUT /api/archives/upload'
 /**
  * Bun's own cap (`maxRequestBodySize`). Bun refuses a declared size past it with a bare 413
  * before any handler runs, so it sits above the upload limit: declared sizes up to twice the
- * limit get the Env below. It is what bounds an upload sent chunked, without Content-Length.
+ * limit get the Env below. An upload sent chunked is counted while it is read (upload-form.ts).
  */
 export function serverBodyCeiling(config: Pick<Config, 'maxUploadMb'>): number {
   return 2 * uploadLimitBytes(config)

@@ -1,7 +1,7 @@
-// Uploads: the file lands in the temp folder, is checked (checksum, format, readability, duplicate),
-// then is copied into the content folder under a temp name, fsynced, catalogued and renamed.
-// A failure at any step leaves no half file in the content folder and no orphan row.
-import { createReadStream } from 'node:fs'
+// Uploads: the file streams into the temp folder (hashed on the way), is checked (checksum, format,
+// readability, duplicate), then is copied into the content folder under a temp name, fsynced,
+// catalogued and renamed. A failure at any step leaves no half file in the content folder and no
+// orphan row.
 import { copyFile, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
@@ -9,7 +9,7 @@ import { deleteArchiveRow, findArchive, type ArchiveRow } from '../../db/repos/a
 import { tx } from '../../db/client.ts'
 import { fail, AppError } from '../../errors.ts'
 import { detectFormatOf } from '../../archive/format.ts'
-import { archiveExtension, computeArchiveId, TEMP_MARKER } from './files.ts'
+import { archiveExtension, ID_PREFIX_BYTES, TEMP_MARKER } from './files.ts'
 import { isPathTaken, placeAlone } from './placement.ts'
 import { walkContentFolder } from './walk.ts'
 import { insertCatalogRow, type ImportOverrides } from './import.ts'
@@ -25,7 +25,18 @@ async function discard(path: string): Promise<void> {
   )
 }
 
-export type UploadInput = ImportOverrides & { file: File; checksum?: string }
+/** An upload written to the temp folder, with what was learnt while writing it. */
+export type StagedUpload = {
+  /** The checked base name the file will get in the content folder. */
+  name: string
+  path: string
+  /** SHA-1 (hex) of the whole file, for `file_checksum`. */
+  sha1: string
+  /** The LANraragi id: SHA-1 of the first 512,000 bytes. */
+  id: string
+}
+
+export type UploadInput = ImportOverrides & { checksum?: string }
 
 const STAGED_PREFIX = 'upload-'
 
@@ -33,12 +44,6 @@ const STAGED_PREFIX = 'upload-'
 const inFlight = new Set<string>()
 /** Paths being written into a content folder right now. */
 const namesInFlight = new Set<string>()
-
-async function sha1OfFile(path: string): Promise<string> {
-  const hasher = new Bun.CryptoHasher('sha1')
-  for await (const chunk of createReadStream(path)) hasher.update(chunk as Buffer)
-  return hasher.digest('hex')
-}
 
 async function headOf(path: string): Promise<Uint8Array> {
   const handle = await open(path, 'r')
@@ -60,6 +65,70 @@ async function fsyncFile(path: string): Promise<void> {
   }
 }
 
+function couldNotStore(cause: unknown): AppError {
+  return new AppError('internal', 'Could not store the upload (disk full?).', undefined, { cause })
+}
+
+/**
+ * Writes an upload's content to the temp folder as it arrives, hashing it on the way (whole-file
+ * SHA-1 and id prefix), so a large upload is never held in memory nor read twice. The name is
+ * checked before any byte is consumed. An error of `content` (a stopped request) or of the disk
+ * removes the partial file and is rethrown.
+ */
+export async function stageUpload(
+  deps: Pick<Deps, 'config'>,
+  clientName: string,
+  content: AsyncIterable<Uint8Array>,
+): Promise<StagedUpload> {
+  // Only the base name counts, as LANraragi does: browsers may send a client path with it.
+  const name = validateFileName(clientName.split(/[/\\]/).pop() ?? '')
+  if (!archiveExtension(name)) throw fail.unsupported(`Unsupported file type: ${name}`)
+  const path = join(deps.config.tempDir, `${STAGED_PREFIX}${crypto.randomUUID()}`)
+  const whole = new Bun.CryptoHasher('sha1')
+  const prefix = new Bun.CryptoHasher('sha1')
+  let hashed = 0
+  const handle = await open(path, 'wx').catch((error: unknown) => {
+    throw couldNotStore(error)
+  })
+  try {
+    try {
+      for await (const chunk of content) {
+        whole.update(chunk)
+        if (hashed < ID_PREFIX_BYTES) {
+          const head = chunk.subarray(0, ID_PREFIX_BYTES - hashed)
+          prefix.update(head)
+          hashed += head.byteLength
+        }
+        await writeAll(handle, chunk)
+      }
+    } finally {
+      await handle.close()
+    }
+  } catch (error) {
+    await discard(path)
+    throw error
+  }
+  return { name, path, sha1: whole.digest('hex'), id: prefix.digest('hex') }
+}
+
+async function writeAll(
+  handle: Awaited<ReturnType<typeof open>>,
+  chunk: Uint8Array,
+): Promise<void> {
+  try {
+    for (let offset = 0; offset < chunk.byteLength;) {
+      offset += (await handle.write(chunk, offset)).bytesWritten
+    }
+  } catch (error) {
+    throw couldNotStore(error)
+  }
+}
+
+/** Removes a staged upload that will not be catalogued; a no-op once it is gone. */
+export function discardStagedUpload(staged: StagedUpload): Promise<void> {
+  return discard(staged.path)
+}
+
 /**
  * Boot only (no write can be in flight): removes what a crash left of uploads, the staged copies
  * in the temp folder and the temp-named files in the content folder. Returns how many.
@@ -79,35 +148,28 @@ export async function removeInterruptedWrites(config: Deps['config']): Promise<n
   return leftovers.length
 }
 
-export async function uploadArchive(deps: Deps, input: UploadInput): Promise<ArchiveRow> {
-  // Only the base name counts, as LANraragi does: browsers may send a client path with it.
-  const name = validateFileName((input.file.name || '').split(/[/\\]/).pop() ?? '')
-  if (!archiveExtension(name)) throw fail.unsupported(`Unsupported file type: ${name}`)
-  if (input.checksum !== undefined && !/^[0-9a-fA-F]{40}$/.test(input.checksum))
-    throw fail.bad_request('file_checksum must be a SHA-1 in hex.')
-
-  const staged = join(deps.config.tempDir, `${STAGED_PREFIX}${crypto.randomUUID()}`)
+/** Checks and catalogues a staged upload; the staged file is removed whatever happens. */
+export async function uploadArchive(
+  deps: Deps,
+  staged: StagedUpload,
+  input: UploadInput,
+): Promise<ArchiveRow> {
+  const { name, id } = staged
   let claimed: string | null = null
   let claimedName: string | null = null
   try {
-    try {
-      await Bun.write(staged, input.file)
-    } catch (error) {
-      throw new AppError('internal', 'Could not store the upload (disk full?).', undefined, {
-        cause: error,
-      })
-    }
-    if (input.checksum && (await sha1OfFile(staged)) !== input.checksum.toLowerCase())
+    if (input.checksum !== undefined && !/^[0-9a-fA-F]{40}$/.test(input.checksum))
+      throw fail.bad_request('file_checksum must be a SHA-1 in hex.')
+    if (input.checksum && staged.sha1 !== input.checksum.toLowerCase())
       throw fail.checksum_mismatch('Checksum mismatch: the uploaded file is not the one announced.')
-    if (!detectFormatOf(await headOf(staged)))
+    if (!detectFormatOf(await headOf(staged.path)))
       throw fail.unsupported(`Unsupported file type: ${name}`)
-    const pages = await deps.reader.listPages(staged).catch((error: unknown) => {
+    const pages = await deps.reader.listPages(staged.path).catch((error: unknown) => {
       // A system error's message names the staged file's server path.
       const reason = error instanceof AppError ? error.message : 'unreadable file'
       throw fail.unprocessable(`The file cannot be read as an archive: ${reason}`)
     })
-    deps.reader.forget(staged)
-    const id = await computeArchiveId(staged)
+    deps.reader.forget(staged.path)
     // Keyed by content folder too: servers in one process (tests) have separate libraries.
     const key = `${deps.config.contentDir}|${id}`
     if (inFlight.has(key) || findArchive(deps.db, id))
@@ -126,7 +188,7 @@ export async function uploadArchive(deps: Deps, input: UploadInput): Promise<Arc
     const tempPath = join(deps.config.contentDir, `${TEMP_MARKER}${crypto.randomUUID()}`)
     try {
       try {
-        await copyFile(staged, tempPath)
+        await copyFile(staged.path, tempPath)
         await fsyncFile(tempPath)
       } catch (error) {
         throw new AppError(
@@ -161,6 +223,6 @@ export async function uploadArchive(deps: Deps, input: UploadInput): Promise<Arc
   } finally {
     if (claimed) inFlight.delete(claimed)
     if (claimedName) namesInFlight.delete(claimedName)
-    await discard(staged)
+    await discard(staged.path)
   }
 }

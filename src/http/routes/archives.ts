@@ -30,12 +30,11 @@ import {
   requireIdList,
 } from '../../domain/archives/remove.ts'
 import { renameArchive } from '../../domain/archives/rename.ts'
-import { uploadArchive } from '../../domain/archives/upload.ts'
+import { discardStagedUpload, uploadArchive } from '../../domain/archives/upload.ts'
 import { findThumbnailFile, getThumbnail, setCover } from '../../domain/archives/thumbnails.ts'
 import { sendThumbnail } from '../thumbnail-response.ts'
 import { etagMatches } from '../conditional.ts'
-import { uploadTooLarge } from '../body-limit.ts'
-import { uploadLimitBytes } from '../../config.ts'
+import { leaveBodyUnread, readUploadForm } from '../upload-form.ts'
 import { addToCategory, getCategory } from '../../domain/collections/categories.ts'
 import { toAbsolutePath } from '../../domain/archives/files.ts'
 import { guestVisibleIds } from '../../search/guest-scope.ts'
@@ -91,31 +90,32 @@ export const archivesRoutes = (deps: Deps) =>
     .delete('/api/archives', async ({ body }) =>
       ok({ results: await deleteArchives(deps, requireIdList(body)) }),
     )
-    .put('/api/archives/upload', async ({ body }) => {
-      // A raw or JSON body has no file part: a 400, like a form without one.
-      const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>
-      const file = form.file
-      if (!(file instanceof File))
-        throw fail.bad_request('No file attached (multipart/form-data field "file").')
-      // A body sent chunked had no Content-Length to refuse it by before it was read.
-      if (file.size > uploadLimitBytes(deps.config)) throw uploadTooLarge(deps.config)
-      const text = (key: string) =>
-        typeof form[key] === 'string' ? (form[key] as string) : undefined
-      const categoryId = text('category_id') || undefined
-      // Checked before the file lands, so a bad category refuses the upload instead of half-doing it.
-      if (categoryId && getCategory(deps, categoryId, null).search)
-        throw fail.bad_request('Cannot add an archive to a dynamic category.')
-      const row = await uploadArchive(deps, {
-        file,
-        checksum: text('file_checksum') || undefined,
-        title: text('title'),
-        tags: text('tags'),
-        summary: text('summary'),
-      })
-      if (categoryId) addToCategory(deps, categoryId, row.id)
-      // The stored base name: a client path sent with the file (`../x.cbz`) is never echoed.
-      return ok({ id: row.id, name: row.path.split('/').pop(), title: row.title })
-    })
+    .put(
+      '/api/archives/upload',
+      async ({ request }) => {
+        const { staged, fields } = await readUploadForm(deps, request)
+        try {
+          const categoryId = fields.get('category_id') || undefined
+          // Checked before the file lands, so a bad category refuses the upload instead of
+          // half-doing it.
+          if (categoryId && getCategory(deps, categoryId, null).search)
+            throw fail.bad_request('Cannot add an archive to a dynamic category.')
+          const row = await uploadArchive(deps, staged, {
+            checksum: fields.get('file_checksum') || undefined,
+            title: fields.get('title'),
+            tags: fields.get('tags'),
+            summary: fields.get('summary'),
+          })
+          if (categoryId) addToCategory(deps, categoryId, row.id)
+          // The stored base name: a client path sent with the file (`../x.cbz`) is never echoed.
+          return ok({ id: row.id, name: row.path.split('/').pop(), title: row.title })
+        } finally {
+          await discardStagedUpload(staged)
+        }
+      },
+      // Streamed by readUploadForm, after the access check (context.ts) has run on the headers.
+      { parse: leaveBodyUnread },
+    )
     .get(
       '/api/archives/:id/metadata',
       ({ params, guestScoped }) => toWireArchive(requireArchive(deps, params.id, guestScoped)),

@@ -1,0 +1,142 @@
+// Reads an upload's multipart body as it arrives (busboy): the `file` part streams into the temp
+// folder, the text fields are kept in memory, capped. Elysia's own parser (`request.formData()`)
+// would hold the whole body in memory first, and a 2 GiB upload would need more than that in RAM.
+import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy'
+import type { Deps } from '../deps.ts'
+import { uploadLimitBytes } from '../config.ts'
+import { AppError, fail } from '../errors.ts'
+import { discardStagedUpload, stageUpload, type StagedUpload } from '../domain/archives/upload.ts'
+import { uploadTooLarge } from './body-limit.ts'
+
+/** Largest text field (`title`, `tags`, `summary`, ...). */
+export const MAX_FIELD_BYTES = 1024 * 1024
+/** Text fields and file parts one upload may carry; LANraragi clients send six parts at most. */
+const MAX_FIELDS = 64
+const MAX_FILE_PARTS = 8
+
+export type UploadForm = { staged: StagedUpload; fields: Map<string, string> }
+
+/** The body stream failed: the client went away or the server stopped mid-upload. */
+function interrupted(error: unknown): never {
+  throw new AppError('bad_request', 'The upload was interrupted.', undefined, { cause: error })
+}
+
+const noFile = () => fail.bad_request('No file attached (multipart/form-data field "file").')
+
+/** Elysia route `parse` hook: leaves the body unread for `readUploadForm` (after the access check). */
+export const leaveBodyUnread = () => null
+
+/**
+ * Parses the request body while it arrives and stages its `file` part. Counts every body byte
+ * against the upload limit, as a Content-Length would be: a chunked body past it is stopped
+ * there with 413. Whatever fails, nothing staged is left behind.
+ */
+export async function readUploadForm(deps: Deps, request: Request): Promise<UploadForm> {
+  const contentType = request.headers.get('content-type') ?? ''
+  // A raw, JSON or urlencoded body has no file part: a 400, like a form without one.
+  if (!/^multipart\/form-data\s*;/i.test(contentType) || !request.body) throw noFile()
+  let parser: BusboyInstance
+  try {
+    parser = Busboy({
+      headers: { 'content-type': contentType },
+      limits: { fieldSize: MAX_FIELD_BYTES, fields: MAX_FIELDS, files: MAX_FILE_PARTS },
+    })
+  } catch (error) {
+    throw new AppError('bad_request', 'Malformed multipart body: no boundary.', undefined, {
+      cause: error,
+    })
+  }
+
+  // The first failure, whichever side sees it (body reader, parser, staging), stops the rest.
+  // Every wait below also ends on it. (Not a promise raced per chunk: each race would leave a
+  // reaction on the pending one, keeping every chunk of the body alive until the end.)
+  const stop = new AbortController()
+  const halt = (error: unknown) => {
+    if (!stop.signal.aborted) stop.abort(error)
+  }
+  const reader = request.body.getReader()
+
+  const fields = new Map<string, string>()
+  const file: { stream?: BusboyFileStream; staging?: Promise<StagedUpload> } = {}
+  parser.on('error', () => halt(fail.bad_request('Malformed multipart body.')))
+  parser.on('fieldsLimit', () => halt(fail.bad_request('Too many form fields.')))
+  parser.on('filesLimit', () => halt(fail.bad_request('Too many file parts.')))
+  parser.on('field', (name, value, _nameTruncated, valueTruncated) => {
+    if (valueTruncated)
+      halt(
+        fail.payload_too_large(`The field "${name}" is larger than ${MAX_FIELD_BYTES >> 20} MiB.`),
+      )
+    else fields.set(name, value)
+  })
+  parser.on('file', (name, stream, filename) => {
+    // The parser fails a part it cannot finish (the body ended inside it) on the part's stream.
+    stream.on('error', () => halt(fail.bad_request('Malformed multipart body.')))
+    if (name !== 'file' || file.staging) {
+      // Parts under other names are skipped, as a form parser would leave them unread.
+      stream.resume()
+      if (name === 'file') halt(fail.bad_request('Only one file can be uploaded at a time.'))
+      return
+    }
+    file.stream = stream
+    file.staging = stageUpload(deps, filename, stream)
+    // Not an AppError: the part's stream failed (see above).
+    file.staging.catch((error: unknown) =>
+      halt(error instanceof AppError ? error : fail.bad_request('Malformed multipart body.')),
+    )
+  })
+  stop.signal.addEventListener(
+    'abort',
+    () => {
+      // Ends the staging's read of the part (it then removes its partial file) and a pending read.
+      file.stream?.destroy()
+      // The client may have gone already; the first failure is the one to answer.
+      reader.cancel().catch(() => undefined)
+    },
+    { once: true },
+  )
+
+  const limit = uploadLimitBytes(deps.config)
+  let received = 0
+  const check = () => {
+    if (stop.signal.aborted) throw stop.signal.reason
+  }
+  try {
+    for (;;) {
+      const { done, value } = await reader.read().catch(interrupted)
+      check()
+      if (done) break
+      received += value.byteLength
+      if (received > limit) throw uploadTooLarge(deps.config)
+      if (!parser.write(value)) await until(parser, 'drain', stop.signal)
+    }
+    const finished = until(parser, 'finish', stop.signal)
+    parser.end()
+    await finished
+    check()
+    if (!file.staging) throw noFile()
+    const staged = await file.staging
+    check()
+    return { staged, fields }
+  } catch (error) {
+    halt(error)
+    parser.destroy()
+    // Staging removes its partial file when it fails; a finished one is removed here.
+    const settled = await file.staging?.catch(() => null)
+    if (settled) await discardStagedUpload(settled)
+    throw stop.signal.reason
+  }
+}
+
+/** Resolves on the parser's `event`, or at once when `signal` aborts; no listener stays behind. */
+function until(parser: BusboyInstance, event: 'drain' | 'finish', signal: AbortSignal) {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      parser.off(event, done)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    if (signal.aborted) return resolve()
+    parser.on(event, done)
+    signal.addEventListener('abort', done)
+  })
+}
