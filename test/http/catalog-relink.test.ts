@@ -4,18 +4,10 @@ import { describe, expect, it } from 'bun:test'
 import { mkdir, rename, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { rescan } from '../helpers/rescan.ts'
 import { makeCbz, makeCorrupt } from '../helpers/fixtures.ts'
 
 type Wire = Record<string, any>
-
-async function rescan(app: TestServer, cookie: string): Promise<Wire> {
-  const res = await app.req('/api/shinobu/rescan', { method: 'POST', cookie })
-  expect(res.status).toBe(200)
-  const { job } = (await res.json()) as Wire
-  const row = await app.deps.jobs.waitFor(job)
-  expect(row.state).toBe('finished')
-  return JSON.parse(row.result ?? '{}')
-}
 
 async function listedIds(app: TestServer, cookie: string): Promise<string[]> {
   const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]

@@ -5,17 +5,15 @@ import { existsSync } from 'node:fs'
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { rescanJob } from '../helpers/rescan.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { findArchive } from '../../src/db/repos/archives.repo.ts'
 
 type Wire = Record<string, any>
 
 async function rescan(app: TestServer, cookie: string) {
-  const res = await app.req('/api/shinobu/rescan', { method: 'POST', cookie })
-  expect(res.status).toBe(200)
-  const { job } = (await res.json()) as Wire
-  await app.deps.jobs.waitFor(job)
-  return (await (await app.req(`/api/jobqueue/${job}`, { cookie })).json()) as Wire
+  const row = await rescanJob(app, cookie)
+  return (await (await app.req(`/api/jobqueue/${row.id}`, { cookie })).json()) as Wire
 }
 
 describe('scanning a content folder with links', () => {
