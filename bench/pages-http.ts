@@ -6,10 +6,10 @@ import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import { loadConfig } from '../src/config.ts'
 import { startServer } from '../src/boot.ts'
 import { setLogLevel } from '../src/log.ts'
 import { buildZip, type Entry } from '../test/helpers/fixtures.ts'
+import { benchConfig, sessionCookie } from './bench-server.ts'
 
 const PAGES = Number(process.argv[2] ?? 200)
 setLogLevel('error')
@@ -41,26 +41,10 @@ try {
     `${PAGES} pages of 1400x2000, ${(zipA.length / 1024 ** 2).toFixed(1)} MB per archive, ~${Math.round(distinct[0]!.length / 1024)} KB per page`,
   )
 
-  const config = loadConfig({}, [], {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: join(root, 'data'),
-    contentDir: content,
-    watch: false,
-    password: 'bench',
-    logLevel: 'error',
-  })
+  const config = benchConfig(root, content)
   const server = await startServer(config, { announce: () => {} })
   await server.catalog.idle()
-  const login = await fetch(server.url + '/api/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ password: 'bench' }),
-  })
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
+  const cookie = await sessionCookie(server.url)
   const list = (await (
     await fetch(server.url + '/api/archives', { headers: { cookie } })
   ).json()) as { arcid: string; title: string }[]

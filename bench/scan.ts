@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync, mkdirSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../src/config.ts'
 import { startServer } from '../src/boot.ts'
 import { setLogLevel } from '../src/log.ts'
 import sharp from 'sharp'
 import { buildZip, makeJpeg } from '../test/helpers/fixtures.ts'
+import { benchConfig } from './bench-server.ts'
 
 /** Photographic-like cost: smooth gradients plus noise (a solid colour would flatter sharp). */
 async function makeNoisyJpeg(width: number, height: number): Promise<Uint8Array> {
@@ -44,15 +44,7 @@ try {
   }
   await Promise.all(writes)
 
-  const config = loadConfig({}, [], {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: join(root, 'data'),
-    contentDir: content,
-    watch: false,
-    password: 'bench',
-    logLevel: 'error',
-  })
+  const config = benchConfig(root, content)
   const started = performance.now()
   const server = await startServer(config, { announce: () => {} })
   // Browsable while cataloguing: time /api/info requests during the scan.

@@ -6,11 +6,11 @@ import { heapStats } from 'bun:jsc'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../src/config.ts'
 import { startServer } from '../src/boot.ts'
 import { tx } from '../src/db/client.ts'
 import { findArchive, insertArchive } from '../src/db/repos/archives.repo.ts'
 import { setLogLevel } from '../src/log.ts'
+import { benchConfig, sessionCookie } from './bench-server.ts'
 
 const ARCHIVES = Number(process.argv[2] ?? 100_000)
 const RUNS = Number(process.argv[3] ?? 40)
@@ -79,15 +79,7 @@ const nextTag = zipf(VOCABULARY)
 const nextWord = zipf(titleWords.length)
 
 const root = mkdtempSync(join(tmpdir(), 'tankobun-bench-search-'))
-const config = loadConfig({}, [], {
-  port: 0,
-  host: '127.0.0.1',
-  dataDir: join(root, 'data'),
-  contentDir: join(root, 'content'),
-  watch: false,
-  password: 'bench',
-  logLevel: 'error',
-})
+const config = benchConfig(root)
 const server = await startServer(config, { announce: () => {} })
 try {
   await server.catalog.idle()
@@ -142,15 +134,7 @@ try {
   console.log(`index build: ${Math.round(buildMs)} ms, +${heapMb.toFixed(1)} MB heap`)
 
   // 3. Query classes over HTTP, cache cleared before every request.
-  const login = await fetch(server.url + '/api/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ password: 'bench' }),
-  })
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
+  const cookie = await sessionCookie(server.url)
   const call = (path: string, method = 'GET') =>
     fetch(server.url + path, { method, headers: { cookie } })
   const value = (tag: string) => tag.slice(tag.indexOf(':') + 1)

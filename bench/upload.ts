@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { buildZip, makePages } from '../test/helpers/fixtures.ts'
+import { sessionCookie } from './bench-server.ts'
 
 const MB = Number(process.argv[2] ?? 500)
 const ENTRY = resolve(process.argv[3] ?? join(import.meta.dir, '..', 'src', 'main.ts'))
@@ -71,15 +72,7 @@ const server = Bun.spawn(
 )
 try {
   const url = await readUrl(server.stdout)
-  const login = await fetch(`${url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ password: PASSWORD }),
-  })
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
+  const cookie = await sessionCookie(url, PASSWORD)
   const idle = memoryOf(server.pid)
   console.log(
     `server ${ENTRY}: idle RSS ${idle.now.toFixed(0)} MiB, peak so far ${idle.peak.toFixed(0)} MiB`,
