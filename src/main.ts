@@ -1,4 +1,5 @@
 // Boot only: read config, start the server, stop cleanly on SIGINT/SIGTERM.
+import './production-mode.ts'
 import { ConfigError, HELP, loadConfig } from './config.ts'
 import { createLogger, setLogLevel } from './log.ts'
 import { startServer } from './boot.ts'

@@ -2,11 +2,10 @@
 // not buffer a huge body, and an upload past the configured size is refused at once, as an Env.
 import { uploadLimitBytes, type Config } from '../config.ts'
 import { fail } from '../errors.ts'
+import type { BodyClass } from './policy.ts'
 
-/** Every body but an upload's: JSON and small forms, with room for long id lists. */
-export const MAX_BODY_BYTES = 8 * 1024 * 1024
-
-const UPLOAD_ROUTE = 'PUT /api/archives/upload'
+/** Every body but a streamed one: JSON and small forms (a list of 10,000 ids is ~450 KiB). */
+export const MAX_BODY_BYTES = 1024 * 1024
 
 /**
  * Bun's own cap (`maxRequestBodySize`). Bun refuses a declared size past it with a bare 413
@@ -17,13 +16,13 @@ export function serverBodyCeiling(config: Pick<Config, 'maxUploadMb'>): number {
   return 2 * uploadLimitBytes(config)
 }
 
-/** Throws 413 (411 for an unmeasured body off the upload route) before the body is read. */
+/** Throws 413 (411 for an unmeasured small body) before the body is read. */
 export function checkBodySize(
   request: Request,
-  route: string,
+  bodyClass: BodyClass,
   config: Pick<Config, 'maxUploadMb'>,
 ): void {
-  const isUpload = `${request.method} ${route}` === UPLOAD_ROUTE
+  const isUpload = bodyClass === 'stream'
   const declared = request.headers.get('content-length')
   if (declared === null) {
     // A chunked body could only be measured by reading it.

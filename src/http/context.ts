@@ -7,9 +7,16 @@ import { AppError, fail } from '../errors.ts'
 import { resolveCaller } from './auth.ts'
 import { checkBodySize } from './body-limit.ts'
 import { renderError } from './envelope.ts'
-import { policyOf } from './policy.ts'
+import { isJsonContentType, readJsonBody, requireJsonObject } from './json-body.ts'
+import { policyOf, type BodyClass } from './policy.ts'
 
-export type RequestContext = { caller: Caller; op: string; guestScoped: boolean; ip: string | null }
+export type RequestContext = {
+  caller: Caller
+  op: string
+  guestScoped: boolean
+  ip: string | null
+  bodyClass: BodyClass
+}
 
 type RequestServer = { requestIP(request: Request): { address: string } | null } | null
 
@@ -31,9 +38,12 @@ export function requestContext(deps: Deps) {
     new Elysia({ name: 'request-context', seed })
       // Before the body is read: a caller without the right credentials must not make the server
       // buffer an upload, and gets its 401/403 rather than a 400 about a body it may not send.
-      // A body past its size cap (body-limit.ts) is refused here too, unread.
-      .onParse({ as: 'global' }, async ({ request, route, server }) => {
-        await authorize(request, route, server)
+      // A body past its size cap (body-limit.ts) is refused here too, unread. JSON bodies are
+      // then parsed here for every route, with the nesting cap (json-body.ts), never by Elysia.
+      .onParse({ as: 'global' }, async ({ request, route, server, contentType }) => {
+        const { bodyClass } = await authorize(request, route, server)
+        if (bodyClass === 'json' && isJsonContentType(contentType))
+          return requireJsonObject(await readJsonBody(request))
       })
       .derive({ as: 'global' }, ({ request, route, server }) => authorize(request, route, server))
       .onAfterHandle({ as: 'global' }, ({ response, request, route }) => {
@@ -67,8 +77,9 @@ async function checkRequest(
     accessSettings(deps),
     policy.guestScope === true,
   )
-  checkBodySize(request, route, deps.config)
-  return { caller, op: policy.op, guestScoped, ip }
+  const bodyClass = policy.body ?? 'json'
+  checkBodySize(request, bodyClass, deps.config)
+  return { caller, op: policy.op, guestScoped, ip, bodyClass }
 }
 
 /** The three settings access checks read, without copying the whole settings object per request. */

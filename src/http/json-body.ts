@@ -1,30 +1,60 @@
-// Strict JSON bodies for routes whose body is optional. Elysia leaves a JSON body it cannot parse
-// undefined when the schema allows no body, so a malformed update would pass as "change nothing";
-// with this hook it is a 400 Env like any other malformed body.
+// JSON request bodies, read once for every route by the request context: capped in size (the
+// Content-Length check in body-limit.ts) and in nesting depth before JSON.parse or validation sees
+// them. A deep body is cheap to send and costly to parse, validate and describe in an error.
 import { AppError, fail } from '../errors.ts'
 
+/** No body of this API nests deeper than a few levels; this leaves room and stops stack-deep input. */
+export const MAX_JSON_DEPTH = 32
+
+export function isJsonContentType(contentType: string | null): boolean {
+  if (!contentType) return false
+  const type = contentType.split(';', 1)[0]!.trim().toLowerCase()
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
+}
+
 /**
- * Route `parse` hook: a JSON body must be an object (an empty one reads as `{}`); other media
- * types fall through to Elysia's own parsers.
+ * The deepest nesting of objects and arrays in a JSON text, stopping as soon as it passes `limit`.
+ * Brackets inside strings do not count; one pass, no allocation.
  */
-export async function parseJsonObject({
-  request,
-  contentType,
-}: {
-  request: Request
-  contentType: string
-}): Promise<Record<string, unknown> | undefined> {
-  if (!contentType.toLowerCase().startsWith('application/json')) return undefined
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c)
+        i++ // backslash: skip the escaped character
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) {
+      inString = true
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--
+    }
+  }
+  return false
+}
+
+/**
+ * The parsed JSON body (an empty body reads as `{}`). Malformed or too deep bodies are a 400 Env;
+ * the size was bounded from the headers before this reads anything.
+ */
+export async function readJsonBody(request: Request): Promise<unknown> {
   const text = await request.text()
   if (text.trim() === '') return {}
-  let value: unknown
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH))
+    throw fail.bad_request(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`)
   try {
-    value = JSON.parse(text)
+    return JSON.parse(text)
   } catch (cause) {
     throw new AppError('bad_request', 'Malformed request body.', undefined, { cause })
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+}
+
+/** A body that must be a JSON object (routes whose schema takes an optional object body). */
+export function requireJsonObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw fail.bad_request('The request body must be a JSON object.')
-  }
-  return value as Record<string, unknown>
+  return body as Record<string, unknown>
 }

@@ -9,7 +9,14 @@ export type { Access }
  * archive-specific), so anonymous guest-mode visitors may call it. Guest mode keeps every other
  * route closed to them: a new route is refused to guests until it applies the scope.
  */
-export type RoutePolicy = { op: string; access: Access; guestScope?: true }
+export type RoutePolicy = { op: string; access: Access; guestScope?: true; body?: BodyClass }
+
+/**
+ * How a route's request body is read. `json` (the default): small bodies, capped in size and JSON
+ * nesting and parsed by the request context. `stream`: large bodies (uploads) read as a stream by
+ * the handler itself, capped by the upload limit.
+ */
+export type BodyClass = 'json' | 'stream'
 
 /** Keyed by `METHOD /path/:param` exactly as Elysia registers the route. */
 export const POLICY: Record<string, RoutePolicy> = {
@@ -39,7 +46,7 @@ export const POLICY: Record<string, RoutePolicy> = {
   'GET /api/archives': { op: 'list_archives', access: 'any', guestScope: true },
   'DELETE /api/archives': { op: 'delete_archives', access: 'session' },
   'GET /api/archives/untagged': { op: 'untagged_archives', access: 'any', guestScope: true },
-  'PUT /api/archives/upload': { op: 'upload', access: 'admin' },
+  'PUT /api/archives/upload': { op: 'upload', access: 'admin', body: 'stream' },
   'GET /api/archives/:id': { op: 'metadata', access: 'any', guestScope: true },
   'DELETE /api/archives/:id': { op: 'delete_archive', access: 'admin' },
   'GET /api/archives/:id/categories': {
@@ -75,7 +82,7 @@ export const POLICY: Record<string, RoutePolicy> = {
   'DELETE /api/database/isnew': { op: 'clear_new_all', access: 'admin' },
   'POST /api/database/clean': { op: 'clean_database', access: 'admin' },
 
-  // --- search (issue 3) ---
+  // search
   'GET /api/search': { op: 'search', access: 'any', guestScope: true },
   'GET /api/search/ids': { op: 'search_ids', access: 'any', guestScope: true },
   'GET /api/search/archives': { op: 'search_archives', access: 'any', guestScope: true },
@@ -85,7 +92,7 @@ export const POLICY: Record<string, RoutePolicy> = {
   'POST /api/database/rebuild-index': { op: 'rebuild_index', access: 'admin' },
   'GET /api/database/stats': { op: 'get_tag_stats', access: 'any', guestScope: true },
 
-  // --- auth, tokens, sessions, settings (issue 4) ---
+  // auth, tokens, sessions, settings
   'POST /api/logout': { op: 'logout', access: 'open' },
   'POST /api/token/refresh': { op: 'token_refresh', access: 'open' },
   'GET /api/tokens': { op: 'list_tokens', access: 'session' },
@@ -98,7 +105,7 @@ export const POLICY: Record<string, RoutePolicy> = {
   'PUT /api/settings': { op: 'update_settings', access: 'admin' },
   'PUT /api/settings/password': { op: 'set_password', access: 'session' },
 
-  // --- categories, tankoubons, bookmarks (issue 5) ---
+  // categories, tankoubons, bookmarks
   'GET /api/categories': { op: 'get_category_list', access: 'any', guestScope: true },
   'GET /api/categories/bookmark_link': { op: 'get_bookmark_link', access: 'any', guestScope: true },
   'PUT /api/categories/bookmark_link/:id': { op: 'update_bookmark_link', access: 'admin' },

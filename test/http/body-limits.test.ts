@@ -1,4 +1,4 @@
-// Body caps: an upload past TANKOBUN_MAX_UPLOAD_MB and any other body past 8 MiB are refused with
+// Body caps: an upload past TANKOBUN_MAX_UPLOAD_MB and any other body past 1 MiB are refused with
 // a 413 Env from their Content-Length, before the body is read; unmeasured bodies off the upload
 // route are 411; an upload sent chunked is bounded by Bun's cap and then by the limit.
 import { describe, expect, it } from 'bun:test'
@@ -87,9 +87,9 @@ describe('PUT /api/archives/upload (size limit)', () => {
 })
 
 describe('request bodies off the upload route', () => {
-  it('answers 413 Env for a Content-Length past 8 MiB, even on an open route', async () => {
+  it('answers 413 Env for a Content-Length past 1 MiB, even on an open route', async () => {
     await using app = await startTestServer()
-    const body = JSON.stringify({ password: 'x'.repeat(9 * MiB) })
+    const body = JSON.stringify({ password: 'x'.repeat(2 * MiB) })
     const res = await app.req('/api/login', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -99,7 +99,7 @@ describe('request bodies off the upload route', () => {
     expect(await res.json()).toEqual({
       operation: 'login',
       success: 0,
-      error: 'The request body is larger than 8 MiB.',
+      error: 'The request body is larger than 1 MiB.',
     })
   })
 

@@ -4,7 +4,6 @@ import type { FullTankoubon } from '../../domain/collections/tankoubons.ts'
 import type { Tankoubon } from '../../domain/collections/tank-record.ts'
 import { fail } from '../../errors.ts'
 import { toWireArchive } from './archives.ts'
-import { parseJsonObject } from '../json-body.ts'
 
 export const TankoubonModel = {
   params: t.Object({ id: t.String() }),
@@ -39,22 +38,14 @@ export const TankoubonModel = {
 }
 
 /**
- * Parse hook of the update route. Elysia coerces a string or null into the optional `metadata`
- * object, so a malformed `metadata` would pass as "change nothing": refuse it here.
+ * Transform hook of the update route, before validation: Elysia coerces a string or null into
+ * the optional `metadata` object, so a malformed `metadata` would pass as "change nothing".
  */
-export async function parseTankUpdateBody(context: {
-  request: Request
-  contentType: string
-}): Promise<Record<string, unknown> | undefined> {
-  const body = await parseJsonObject(context)
-  const metadata = body?.metadata
-  if (
-    body &&
-    'metadata' in body &&
-    (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
-  )
+export function checkTankUpdateBody({ body }: { body: unknown }): void {
+  if (typeof body !== 'object' || body === null || !('metadata' in body)) return
+  const metadata = (body as { metadata: unknown }).metadata
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
     throw fail.bad_request('Invalid metadata: Expected object')
-  return body
 }
 
 /** A 1-based page in a path or query: a positive integer, anything else is a 400. */

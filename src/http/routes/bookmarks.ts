@@ -4,7 +4,6 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
-import { parseJsonObject } from '../json-body.ts'
 import { scopeFor } from '../../domain/collections/guest-scope.ts'
 import {
   addBookmark,
@@ -70,7 +69,7 @@ export const bookmarksRoutes = (deps: Deps) =>
         const name = renameBookmark(deps, params.id, page, body.name)
         return ok({ archive_id: params.id, page, name })
       },
-      { params: BookmarkModel.pageParams, parse: parseJsonObject, body: BookmarkModel.renameBody },
+      { params: BookmarkModel.pageParams, body: BookmarkModel.renameBody },
     )
     .get(
       '/api/bookmarks',
@@ -84,13 +83,13 @@ export const bookmarksRoutes = (deps: Deps) =>
     .put(
       '/api/bookmarks/hover-page-order',
       ({ body }) => ok({ order: setHoverPageOrder(deps, body.order) }),
-      { parse: parseJsonObject, body: BookmarkModel.hoverOrderBody },
+      { body: BookmarkModel.hoverOrderBody },
     )
     .get('/api/bookmarks/only-matching', () => ({ only_matching: getOnlyMatching(deps) }))
     .put(
       '/api/bookmarks/only-matching',
       ({ body }) => ok({ only_matching: setOnlyMatching(deps, body.only_matching) }),
-      { parse: parseJsonObject, body: BookmarkModel.onlyMatchingBody },
+      { body: BookmarkModel.onlyMatchingBody },
     )
     .get(
       '/api/tankoubons/:id/bookmarks',
@@ -123,5 +122,5 @@ export const bookmarksRoutes = (deps: Deps) =>
         const name = renameBookmark(deps, target.archiveId, target.page, body.name)
         return ok({ archive_id: target.archiveId, page: target.page, name })
       },
-      { params: BookmarkModel.pageParams, parse: parseJsonObject, body: BookmarkModel.renameBody },
+      { params: BookmarkModel.pageParams, body: BookmarkModel.renameBody },
     )

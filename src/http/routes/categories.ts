@@ -4,7 +4,6 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
-import { parseJsonObject } from '../json-body.ts'
 import {
   addToCategory,
   categoriesOfArchive,
@@ -46,7 +45,7 @@ export const categoriesRoutes = (deps: Deps) =>
       '/api/categories',
       ({ body, query }) =>
         ok({ category_id: createCategory(deps, toCategoryInput(categoryFields(body, query))) }),
-      { parse: parseJsonObject, body: CategoryModel.body },
+      { body: CategoryModel.body },
     )
     .get(
       '/api/categories/:id',
@@ -60,7 +59,7 @@ export const categoriesRoutes = (deps: Deps) =>
         const input = toCategoryInput(categoryFields(body, query))
         return ok({ category_id: updateCategory(deps, params.id, input) })
       },
-      { params: CategoryModel.params, parse: parseJsonObject, body: CategoryModel.body },
+      { params: CategoryModel.params, body: CategoryModel.body },
     )
     .delete(
       '/api/categories/:id',

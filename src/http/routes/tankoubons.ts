@@ -4,7 +4,6 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
-import { parseJsonObject } from '../json-body.ts'
 import { parseFlag } from '../params.ts'
 import { sendThumbnail } from '../thumbnail-response.ts'
 import { scopeFor } from '../../domain/collections/guest-scope.ts'
@@ -27,7 +26,7 @@ import {
   TankoubonModel,
   parseListPage,
   parsePageNumber,
-  parseTankUpdateBody,
+  checkTankUpdateBody,
   toWireFullTankoubon,
   toWireTankoubon,
 } from '../models/tankoubons.ts'
@@ -55,7 +54,7 @@ export const tankoubonsRoutes = (deps: Deps) =>
         const id = createOrRenameTankoubon(deps, { name, tankId: body?.tankid ?? query.tankid })
         return ok({ tankoubon_id: id })
       },
-      { parse: parseJsonObject, body: TankoubonModel.createBody },
+      { body: TankoubonModel.createBody },
     )
     .get(
       '/api/tankoubons/:id',
@@ -77,7 +76,7 @@ export const tankoubonsRoutes = (deps: Deps) =>
       ({ params, body }) => ok({ successMessage: updateTankoubon(deps, params.id, body ?? {}) }),
       {
         params: TankoubonModel.params,
-        parse: parseTankUpdateBody,
+        transform: checkTankUpdateBody,
         body: TankoubonModel.updateBody,
       },
     )
