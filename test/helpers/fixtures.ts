@@ -1,8 +1,10 @@
 // Archive and image fixtures generated at test time: small JPEGs, zips written byte by byte,
-// tars, 7z (via the 7z CLI), hand-made RAR4, and hostile files (bombs, traversal, encrypted).
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+// tars (plain, gzip, bzip2, xz), 7z (via the 7za binary of the 7zip-bin npm package), hand-made
+// RAR4, and hostile files (bombs, traversal, encrypted).
+import { path7za } from '7zip-bin'
+import { access, chmod, constants, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, isAbsolute, join } from 'node:path'
 import { crc32, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import sharp from 'sharp'
 
@@ -255,17 +257,60 @@ export async function makeTarGz(path: string, options: TarOptions = {}): Promise
   return writeOut(path, gzipSync(buildTar(await makePages(path, options), options.longNames)))
 }
 
-// ---- 7z (CLI) ----
+/** buildTar() compressed by 7za as bzip2 (`-tbzip2`) or xz (`-txz`): Node writes neither. */
+async function compressTar(path: string, tar: Uint8Array, type: 'bzip2' | 'xz'): Promise<string> {
+  return run7z(path, [{ name: 'book.tar', data: tar }], [`-t${type}`], [], ['book.tar'])
+}
 
-/** Runs the `7z` CLI (p7zip-full) over the entries staged in a temp folder. */
+/** A bzip2-compressed tar of `pages` (built by buildTar, compressed by 7za). */
+export async function makeTarBz2(path: string, options: TarOptions = {}): Promise<string> {
+  return compressTar(path, buildTar(await makePages(path, options), options.longNames), 'bzip2')
+}
+
+/** An xz-compressed tar of `pages` (built by buildTar, compressed by 7za). */
+export async function makeTarXz(path: string, options: TarOptions = {}): Promise<string> {
+  return compressTar(path, buildTar(await makePages(path, options), options.longNames), 'xz')
+}
+
+// ---- 7z, bzip2, xz (7za from the 7zip-bin devDependency) ----
+
+let sevenZip: Promise<string> | undefined
+
+/**
+ * The 7za binary shipped inside the 7zip-bin package, never one found on PATH. npm may unpack it
+ * without its exec bit, so it is made executable on first use.
+ */
+function find7za(): Promise<string> {
+  sevenZip ??= (async () => {
+    if (!isAbsolute(path7za))
+      throw new Error(
+        `7zip-bin points at "${path7za}" on PATH (USE_SYSTEM_7ZA is set): unset it, the fixtures use only the bundled 7za`,
+      )
+    try {
+      await access(path7za, constants.X_OK)
+    } catch {
+      try {
+        await chmod(path7za, 0o755)
+      } catch (error) {
+        throw new Error(
+          `the 7za binary of the 7zip-bin package is missing or cannot be made executable (${path7za}): run npm install (${error})`,
+        )
+      }
+    }
+    return path7za
+  })()
+  return sevenZip
+}
+
+/** Runs 7za `a` over the entries staged in a temp folder, adding `inputs` (default all). */
 async function run7z(
   path: string,
   entries: Entry[],
   args: string[],
   symlinks: { name: string; target: string }[] = [],
+  inputs = ['.'],
 ): Promise<string> {
-  const cli = Bun.which('7z') ?? Bun.which('7za')
-  if (!cli) throw new Error('this fixture needs the 7z command (apt-get install p7zip-full)')
+  const cli = await find7za()
   const staging = await mkdtemp(join(tmpdir(), 'tankobun-7z-'))
   try {
     for (const entry of entries) {
@@ -275,13 +320,17 @@ async function run7z(
     for (const link of symlinks) await symlink(link.target, join(staging, link.name))
     await mkdir(dirname(path), { recursive: true })
     await rm(path, { force: true })
-    const proc = Bun.spawn([cli, 'a', ...args, '-bd', '-y', path, '.'], {
+    const proc = Bun.spawn([cli, 'a', ...args, '-bd', '-y', path, ...inputs], {
       cwd: staging,
-      stdout: 'ignore',
+      stdout: 'pipe',
       stderr: 'pipe',
     })
-    if ((await proc.exited) !== 0)
-      throw new Error(`7z failed: ${await new Response(proc.stderr).text()}`)
+    const [code, out, err] = await Promise.all([
+      proc.exited,
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+    ])
+    if (code !== 0) throw new Error(`7za failed (exit ${code}): ${err || out}`)
     return path
   } finally {
     await rm(staging, { recursive: true, force: true })
@@ -289,7 +338,7 @@ async function run7z(
 }
 
 /**
- * A 7z archive made with the `7z` CLI; solid by default, as 7z itself does. `symlinks` are
+ * A 7z archive made with 7za; solid by default, as 7-Zip itself does. `symlinks` are
  * stored as links (`-snl`), not as the files they point to.
  */
 export async function make7z(
@@ -306,7 +355,7 @@ export async function make7z(
   return run7z(path, await makePages(path, options), args, options.symlinks)
 }
 
-/** A zip compressed with a codec yauzl lacks (7-Zip can write these), via the `7z` CLI. */
+/** A zip compressed with a codec yauzl lacks (7-Zip can write these), via 7za. */
 export async function makeZipWith7z(
   path: string,
   options: PagesOptions & { method: 'BZip2' | 'LZMA' },
