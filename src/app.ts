@@ -4,6 +4,7 @@ import type { Deps } from './deps.ts'
 import { requestContext } from './http/context.ts'
 import { cors } from './http/cors.ts'
 import { securityHeaders } from './http/security-headers.ts'
+import { methodNotAllowed } from './http/method-not-allowed.ts'
 import { infoRoutes } from './http/routes/info.ts'
 import { authRoutes } from './http/routes/auth.ts'
 import { settingsRoutes } from './http/routes/settings.ts'
@@ -16,9 +17,12 @@ import { bookmarksRoutes } from './http/routes/bookmarks.ts'
 import { databaseRoutes } from './http/routes/database.ts'
 
 export function createApp(deps: Deps) {
-  return new Elysia()
+  // The route list is read on the first miss, after every route below is registered.
+  let routes: () => readonly { method: string; path: string }[] = () => []
+  const app = new Elysia()
     .use(securityHeaders())
     .use(cors(deps))
+    .use(methodNotAllowed(() => routes()))
     .use(requestContext(deps))
     .use(infoRoutes(deps))
     .use(authRoutes(deps))
@@ -30,6 +34,8 @@ export function createApp(deps: Deps) {
     .use(tankoubonsRoutes(deps))
     .use(bookmarksRoutes(deps))
     .use(databaseRoutes(deps))
+  routes = () => app.routes
+  return app
 }
 
 export type App = ReturnType<typeof createApp>

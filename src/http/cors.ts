@@ -7,6 +7,8 @@ import { fail } from '../errors.ts'
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS'
 const ALLOW_HEADERS = 'Authorization, Content-Type'
 const PREFLIGHT_MAX_AGE_SECS = '600'
+/** Readable by cross-origin scripts: the archive download's file name. */
+const EXPOSE_HEADERS = 'Content-Disposition'
 
 /** A configured entry is `*` or an exact origin such as `https://reader.example:8443`. */
 export function isCorsOriginEntry(entry: string): boolean {
@@ -70,6 +72,7 @@ export function cors(deps: Pick<Deps, 'settings'>) {
       }
       return new Response(null, { status: 204, headers })
     }
+    if (allowed) headers['access-control-expose-headers'] = EXPOSE_HEADERS
     Object.assign(set.headers, headers)
   })
 }

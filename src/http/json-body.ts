@@ -46,10 +46,18 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH))
     throw fail.bad_request(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`)
   try {
-    return JSON.parse(text)
+    // JSON.parse makes `__proto__` an own key, but the first copy of the body made with ordinary
+    // assignment turns it into a prototype, and the key vanishes from validation: refuse it.
+    return text.includes('__proto__') ? JSON.parse(text, refuseProtoKey) : JSON.parse(text)
   } catch (cause) {
+    if (cause instanceof AppError) throw cause
     throw new AppError('bad_request', 'Malformed request body.', undefined, { cause })
   }
+}
+
+function refuseProtoKey(key: string, value: unknown): unknown {
+  if (key === '__proto__') throw fail.bad_request('The request body has a key named __proto__.')
+  return value
 }
 
 /** A body that must be a JSON object (routes whose schema takes an optional object body). */

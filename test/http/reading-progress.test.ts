@@ -64,6 +64,42 @@ describe('PUT /api/tankoubons/:id/progress/:page', () => {
   })
 })
 
+describe('PUT /api/archives/:id/progress/0?force=1', () => {
+  it('clears progress and lastreadtime as LANraragi does, and counts no page read', async () => {
+    const a = seedArchive(app.deps, { pagecount: 4 })
+    await json(await app.req(`/api/archives/${a.id}/progress/3`, { method: 'PUT', cookie }))
+    const before = await pagesRead()
+    const cleared = await json(
+      await app.req(`/api/archives/${a.id}/progress/0?force=1`, { method: 'PUT', cookie }),
+    )
+    expect(cleared).toMatchObject({ operation: 'update_progress', success: 1, page: 0 })
+    const row = findArchive(app.deps.db, a.id)!
+    expect({ progress: row.progress, lastreadtime: row.lastreadtime }).toEqual({
+      progress: 0,
+      lastreadtime: 0,
+    })
+    expect(await pagesRead()).toBe(before)
+    const metadata = await json(await app.req(`/api/archives/${a.id}/metadata`, { cookie }))
+    expect({ progress: metadata.progress, lastreadtime: metadata.lastreadtime }).toEqual({
+      progress: 0,
+      lastreadtime: 0,
+    })
+  })
+
+  it('keeps the 400 for page 0 without force, and for a page past the end with it', async () => {
+    const a = seedArchive(app.deps, { pagecount: 2 })
+    await json(await app.req(`/api/archives/${a.id}/progress/2`, { method: 'PUT', cookie }))
+    const plain = await app.req(`/api/archives/${a.id}/progress/0`, { method: 'PUT', cookie })
+    expect(plain.status).toBe(400)
+    const past = await app.req(`/api/archives/${a.id}/progress/9?force=1`, {
+      method: 'PUT',
+      cookie,
+    })
+    expect(past.status).toBe(400)
+    expect(findArchive(app.deps.db, a.id)!.progress).toBe(2)
+  })
+})
+
 describe('DELETE /api/database/isnew', () => {
   it('clears the New flag on every archive', async () => {
     const ids = [

@@ -110,6 +110,30 @@ describe('PUT /api/settings', () => {
     expect(app.deps.settings.get('motd')).toBe(DEFAULT_SETTINGS.motd)
   })
 
+  it('answers 400 Env for a __proto__ key, alone or beside real settings, and writes nothing', async () => {
+    await using app = await startTestServer()
+    const cookie = await sessionCookie(app)
+    for (const body of [
+      '{"__proto__": {"motd": "polluted"}}',
+      '{"motd": "changed", "__proto__": {"nofun_mode": true}}',
+      '{"motd": "changed", "constructor": {"prototype": {}}}',
+    ]) {
+      const res = await app.req('/api/settings', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body,
+        cookie,
+      })
+      expect({ body, status: res.status }).toEqual({ body, status: 400 })
+      expect(await res.json()).toMatchObject({ operation: 'update_settings', success: 0 })
+    }
+    expect(app.deps.settings.get('motd')).toBe(DEFAULT_SETTINGS.motd)
+    expect(({} as Record<string, unknown>).motd).toBeUndefined()
+    // A value that only mentions the word is an ordinary string.
+    const fine = await put(app, cookie, { motd: 'about __proto__' })
+    expect(fine.status).toBe(200)
+  })
+
   it('checks the type and range of every key: 400 Env naming it, nothing written', async () => {
     await using app = await startTestServer()
     const cookie = await sessionCookie(app)

@@ -69,6 +69,13 @@ export function removeTocEntry(deps: Deps, row: ArchiveRow, page: number): Promi
   })
 }
 
+/** Forgets where the archive was read to: progress and lastreadtime back to 0 (never read). */
+export function clearProgress(deps: Deps, row: ArchiveRow): Promise<ArchiveRow> {
+  if (!deps.settings.get('server_tracks_progress'))
+    throw fail.bad_request('Server-side progress tracking is disabled on this instance.')
+  return deps.locks.withLock(row.id, () => write(deps, row.id, { progress: 0, lastreadtime: 0 }))
+}
+
 /** Sets progress and lastreadtime (server time); counts the page towards total_pages_read. */
 export function setProgress(deps: Deps, row: ArchiveRow, page: number): Promise<ArchiveRow> {
   if (!deps.settings.get('server_tracks_progress'))

@@ -3,6 +3,16 @@ import { SignJWT, compactVerify, errors, jwtVerify } from 'jose'
 
 export const ACCESS_TTL_SECS = 4 * 60 * 60
 
+/** Every claim a token must carry and match: a token of ours lacking one was not made here. */
+const ISSUER = 'tankobun'
+const AUDIENCE = 'tankobun-api'
+const VERIFY_OPTIONS = {
+  algorithms: ['HS256'],
+  issuer: ISSUER,
+  audience: AUDIENCE,
+  requiredClaims: ['exp', 'iat'],
+}
+
 export type SessionKeys = { signingKey: Uint8Array }
 
 export async function signAccessToken(
@@ -12,15 +22,17 @@ export async function signAccessToken(
 ): Promise<string> {
   return new SignJWT({ fid: familyId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(expiresAt)
     .sign(keys.signingKey)
 }
 
-/** The family id of a valid, unexpired access token; null otherwise. */
+/** The family id of a valid, unexpired access token (algorithm, issuer, audience, exp); else null. */
 export async function verifyAccessToken(keys: SessionKeys, token: string): Promise<string | null> {
   try {
-    const { payload } = await jwtVerify(token, keys.signingKey, { algorithms: ['HS256'] })
+    const { payload } = await jwtVerify(token, keys.signingKey, VERIFY_OPTIONS)
     return typeof payload.fid === 'string' ? payload.fid : null
   } catch (error) {
     if (error instanceof errors.JOSEError) return null

@@ -12,6 +12,7 @@ import {
   addTocEntry,
   removeTocEntry,
   setNewFlag,
+  clearProgress,
   setProgress,
   updateMetadata,
 } from '../../domain/archives/edit.ts'
@@ -231,13 +232,16 @@ export const archivesRoutes = (deps: Deps) =>
     )
     .put(
       '/api/archives/:id/progress/:page',
-      async ({ params }) => {
+      async ({ params, query }) => {
         const row = requireArchive(deps, params.id)
-        const page = parseInteger(params.page, 'page', { min: 1 })
-        const updated = await setProgress(deps, row, page)
+        // LANraragi's `force` skips the page checks: clients clear progress with page 0.
+        const force = parseFlag(query.force, 'force')
+        const page = parseInteger(params.page, 'page', { min: force ? 0 : 1 })
+        const updated =
+          page === 0 ? await clearProgress(deps, row) : await setProgress(deps, row, page)
         return ok({ id: row.id, page, lastreadtime: updated.lastreadtime })
       },
-      { params: t.Object({ id: t.String(), page: t.String() }) },
+      { params: t.Object({ id: t.String(), page: t.String() }), query: Query },
     )
     .put(
       '/api/archives/:id/rename',
