@@ -49,7 +49,7 @@ function createState() {
   const vocab = createVocabulary()
   const store = createStore(vocab)
   const tanks = createTanks(store, vocab)
-  const sortKeys = createSortKeys(store, vocab)
+  const sortKeys = createSortKeys(store, vocab, (slot) => tanks.ownTagIds(store.ids[slot]!))
   store.listen((slot) => sortKeys.update(slot))
   return { vocab, store, tanks, sortKeys, marks: createMarks() }
 }

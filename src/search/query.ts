@@ -51,8 +51,9 @@ export function foldTags(tags: string): string[] {
 }
 
 /**
- * Splits a filter into terms. Never throws: an unterminated quote runs to the end of the filter
- * (LANraragi does the same), empty terms are dropped.
+ * Splits a filter into distinct terms. Never throws: an unterminated quote runs to the end of the
+ * filter (LANraragi does the same), empty terms are dropped, a repeated term is kept once (terms
+ * are ANDed, so a repeat changes nothing but the work: 7,500 `a` terms took 0.71 s).
  */
 export function parseFilter(filter: string): Term[] {
   const terms: Term[] = []
@@ -93,7 +94,27 @@ export function parseFilter(filter: string): Term[] {
     }
     pushTerm(terms, raw, negated, exact, false)
   }
-  return terms
+  return distinctTerms(terms)
+}
+
+/** Terms with equal keys match the same documents (`_`/`?`, `%`/`*` and `**`/`*` alike). */
+function termKey(term: Term): string {
+  if (term.kind === 'number') return `#${+term.negated}${term.field}${term.op}${term.value}`
+  const text = term.wildcard
+    ? term.text.replace(/_/g, '?').replace(/%/g, '*').replace(/\*+/g, '*')
+    : term.text
+  return `${+term.negated}${+term.exact}${+term.quoted}${text}`
+}
+
+/** The terms without repeats, first occurrence kept (a filter plus a dynamic category's). */
+export function distinctTerms(terms: Term[]): Term[] {
+  const seen = new Set<string>()
+  return terms.filter((term) => {
+    const key = termKey(term)
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }
 
 function pushTerm(

@@ -3,11 +3,12 @@
 import type { Deps } from '../deps.ts'
 import { findArchives, type ArchiveRow } from '../db/repos/archives.repo.ts'
 import { findCategoryRecord, findTankoubonRecords } from '../db/repos/search.repo.ts'
-import { joinTags, splitTags } from '../domain/archives/tags.ts'
+import { joinTags, splitTags, tagNamespace } from '../domain/archives/tags.ts'
+import { naturalCompare } from '../domain/natural-sort.ts'
 import { isTankoubonId } from '../domain/ids.ts'
 import { fail } from '../errors.ts'
 import { guestVisibleIds } from './guest-scope.ts'
-import { parseFilter } from './query.ts'
+import { distinctTerms, parseFilter, type Term } from './query.ts'
 import type { IndexQuery, IndexResult } from './types.ts'
 
 export type SearchParams = {
@@ -30,7 +31,7 @@ export type TankHit = {
   id: string
   name: string
   summary: string
-  /** Own tags first, then the members' tags, each once. */
+  /** Own tags first, then the members' tags, each once; one `date_added`, the newest. */
   tags: string
   isnew: boolean
   progress: number
@@ -48,18 +49,42 @@ type Mode = { guestScoped: boolean; sortby?: string; desc?: boolean }
 /** SQLite caps bound parameters: long id lists are read in slices. */
 const ID_SLICE = 500
 
+/**
+ * Distinct terms a filter may hold. Each term costs a pass over the tag vocabulary and the
+ * candidates' titles; repeats are dropped first and count once.
+ */
+export const MAX_FILTER_TERMS = 256
+/** Characters the distinct terms of a filter may hold in all: bounds each wildcard's matching. */
+export const MAX_FILTER_TERM_CHARS = 4096
+
+/** The filter's distinct terms, or a 400 past the limits above. */
+function parseRequestFilter(filter: string): Term[] {
+  const terms = parseFilter(filter)
+  if (terms.length > MAX_FILTER_TERMS)
+    throw fail.bad_request(
+      `filter has ${terms.length} distinct terms; at most ${MAX_FILTER_TERMS} are allowed.`,
+    )
+  let chars = 0
+  for (const term of terms) chars += term.kind === 'text' ? term.text.length : 0
+  if (chars > MAX_FILTER_TERM_CHARS)
+    throw fail.bad_request(
+      `filter terms hold ${chars} characters; at most ${MAX_FILTER_TERM_CHARS} are allowed.`,
+    )
+  return terms
+}
+
 /** The index query and its cache key (every parameter that shapes the result). */
 function resolveQuery(
   deps: Deps,
   params: SearchParams,
   mode: Mode,
 ): { query: IndexQuery; key: string } {
-  const terms = parseFilter(params.filter)
+  let terms = parseRequestFilter(params.filter)
   let allowedIds: string[] | null = null
   if (params.category) {
     const category = findCategoryRecord(deps.db, params.category)
     if (!category) throw fail.bad_request(`Category ${params.category} not found.`)
-    if (category.search.trim()) terms.push(...parseFilter(category.search))
+    if (category.search.trim()) terms = distinctTerms([...terms, ...parseFilter(category.search)])
     else allowedIds = category.members
   }
   const sortby = mode.sortby ?? params.sortby
@@ -111,6 +136,23 @@ function readArchives(deps: Deps, ids: string[]): Map<string, ArchiveRow> {
   return rows
 }
 
+const tagValue = (tag: string) => tag.slice(tag.indexOf(':') + 1).trim()
+
+/**
+ * A Tankoubon's tags as a hit: its own, then its members', each once. Of the `date_added` tags
+ * only the newest stays, as in LANraragi: clients read one date from it.
+ */
+function tankTags(own: string, memberTags: string[]): string {
+  const tags = splitTags([own, ...memberTags].join(','))
+  let newest: string | undefined
+  for (const tag of tags) {
+    if (tagNamespace(tag) !== 'date_added') continue
+    if (newest === undefined || naturalCompare(tagValue(tag), tagValue(newest)) > 0) newest = tag
+  }
+  if (newest === undefined) return joinTags(tags)
+  return joinTags(tags.filter((tag) => tag === newest || tagNamespace(tag) !== 'date_added'))
+}
+
 /** Current rows of the given ids, in the given order; vanished ones are left out. */
 export function loadHits(deps: Deps, ids: string[]): SearchHit[] {
   const tankIds = ids.filter(isTankoubonId)
@@ -125,7 +167,10 @@ export function loadHits(deps: Deps, ids: string[]): SearchHit[] {
       id: tank.id,
       name: tank.name,
       summary: tank.summary,
-      tags: joinTags(splitTags([tank.tags, ...members.map((m) => m.tags)].join(','))),
+      tags: tankTags(
+        tank.tags,
+        members.map((m) => m.tags),
+      ),
       isnew: members.some((m) => m.isnew),
       // A removed member can leave the stored progress past the pages that remain.
       progress: pagecount > 0 ? Math.min(tank.progress, pagecount) : tank.progress,

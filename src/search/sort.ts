@@ -1,8 +1,9 @@
 // Result order. Titles keep one natural-order list of all documents; a namespace sort keeps,
-// per namespace once asked for, each document's last tag in it and the natural order of that
-// namespace's values (numbers by value). A query then only walks and buckets: no comparisons.
+// per namespace once asked for, each document's last tag in it (a Tankoubon's own tag before its
+// members') and the natural order of that namespace's values (numbers by value). A query then
+// only walks and buckets: no comparisons.
 import { naturalCompare } from '../domain/natural-sort.ts'
-import type { Store } from './store.ts'
+import { TANK, type Store } from './store.ts'
 import type { Vocabulary } from './vocabulary.ts'
 
 export type SortSpec = { by: 'title' | 'lastread' | 'namespace'; namespace: string; desc: boolean }
@@ -28,13 +29,22 @@ type NamespaceKeys = {
   rank: Int32Array | null
 }
 
-export function createSortKeys(store: Store, vocab: Vocabulary) {
+/** Tag ids of a Tankoubon's own tags (its document holds its members' tags as well). */
+export type OwnTagsOf = (slot: number) => readonly number[]
+
+export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTagsOf) {
   const byNamespace = new Map<string, NamespaceKeys>()
 
-  const lastTagIn = (slot: number, namespace: string) => {
+  const lastIn = (tags: readonly number[], namespace: string) => {
     let found = -1
-    for (const id of store.tagIds[slot]!) if (vocab.namespace(id) === namespace) found = id
+    for (const id of tags) if (vocab.namespace(id) === namespace) found = id
     return found
+  }
+
+  // A Tankoubon sorts by its own tag; its members' tags stand in only when it has none.
+  const lastTagIn = (slot: number, namespace: string) => {
+    const own = store.kind[slot] === TANK ? lastIn(ownTagsOf(slot), namespace) : -1
+    return own >= 0 ? own : lastIn(store.tagIds[slot]!, namespace)
   }
 
   const learn = (keys: NamespaceKeys, tag: number) => {

@@ -60,11 +60,22 @@ export function createTanks(store: Store, vocab: Vocabulary) {
     store.groupCount[slot] = live
   }
 
+  const ownTags = (id: string): string[] => {
+    const record = records.get(id)
+    return record ? foldTags(record.tags) : []
+  }
+
   return {
     /** Own tags of a Tankoubon, lower-cased (tag statistics count them once). */
-    ownTags(id: string): string[] {
-      const record = records.get(id)
-      return record ? foldTags(record.tags) : []
+    ownTags,
+    /** Vocabulary ids of a Tankoubon's own tags (its sort keys come from them first). */
+    ownTagIds(id: string): number[] {
+      const ids: number[] = []
+      for (const tag of ownTags(id)) {
+        const tagId = vocab.idOf(tag)
+        if (tagId !== undefined) ids.push(tagId)
+      }
+      return ids
     },
     has: (id: string) => records.has(id),
     members: (id: string): readonly string[] => records.get(id)?.members ?? [],

@@ -71,3 +71,58 @@ describe('Tankoubon hit progress', () => {
     expect(body.data[0]).toMatchObject({ arcid: tank, pagecount: 8, progress: 8 })
   })
 })
+
+describe('GET /api/search?sortby=<namespace> with grouping', () => {
+  it("sorts a Tankoubon by its own tag in the namespace, not its last member's", async () => {
+    const tag = 'misc:nsort'
+    const first = seedArchive(app.deps, { title: 'N1', tags: `${tag}, series:alpha` }).id
+    const last = seedArchive(app.deps, { title: 'N2', tags: `${tag}, series:zulu` }).id
+    const third = seedArchive(app.deps, { title: 'N3', tags: `${tag}, series:charlie` }).id
+    const fourth = seedArchive(app.deps, { title: 'N4', tags: `${tag}, series:delta` }).id
+    const loose = seedArchive(app.deps, { title: 'N5', tags: `${tag}, series:echo` }).id
+    const own = seedTankoubon(app.deps, {
+      name: 'Own Series',
+      tags: 'series:bravo',
+      members: [first, last],
+    })
+    const borrowed = seedTankoubon(app.deps, { name: 'No Series', members: [third, fourth] })
+    const asc = await get(`/api/search/ids?filter=${tag}&sortby=series`)
+    // bravo (own tag, not the member's zulu), delta (the last member's), echo.
+    expect(asc.data).toEqual([own, borrowed, loose])
+    const desc = await get(`/api/search/ids?filter=${tag}&sortby=series&order=desc`)
+    expect(desc.data).toEqual([loose, borrowed, own])
+
+    // An edit of the Tankoubon's own tag moves it in the sort already asked for.
+    const res = await app.req(`/api/tankoubons/${own}`, {
+      method: 'PUT',
+      cookie,
+      json: { metadata: { tags: 'series:yankee' } },
+    })
+    expect(res.status).toBe(200)
+    const edited = await get(`/api/search/ids?filter=${tag}&sortby=series`)
+    expect(edited.data).toEqual([borrowed, loose, own])
+  })
+})
+
+describe('GET /api/search: a Tankoubon hit and date_added', () => {
+  it('lists one date_added tag, the newest of its own and its members', async () => {
+    const tag = 'misc:dates'
+    const a = seedArchive(app.deps, { title: 'D1', tags: `${tag}, date_added:1700000000` }).id
+    const b = seedArchive(app.deps, { title: 'D2', tags: `artist:b, date_added:1800000000` }).id
+    // Fewer digits, so later in code-unit order but older by value.
+    const c = seedArchive(app.deps, { title: 'D3', tags: `artist:c, date_added:999999999` }).id
+    const tank = seedTankoubon(app.deps, {
+      name: 'Dated Tank',
+      tags: 'series:dated, date_added:1750000000',
+      members: [a, b, c],
+    })
+    const body = await get(`/api/search?filter=${tag}`)
+    expect(body.data.map((hit: Wire) => hit.arcid)).toEqual([tank])
+    expect(body.data[0].tags).toBe(
+      `series:dated, ${tag}, artist:b, date_added:1800000000, artist:c`,
+    )
+    // Without grouping each archive keeps its own date.
+    const flat = await get(`/api/search?filter=${tag}&groupby_tanks=false`)
+    expect(flat.data.map((hit: Wire) => hit.tags)).toEqual([`${tag}, date_added:1700000000`])
+  })
+})

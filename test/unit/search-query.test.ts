@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { parseFilter, type Term, type TextTerm } from '../../src/search/query.ts'
+import { distinctTerms, parseFilter, type Term, type TextTerm } from '../../src/search/query.ts'
 import { compileTerm, testString, testTag } from '../../src/search/pattern.ts'
 
 const texts = (filter: string) =>
@@ -107,6 +107,35 @@ describe('parseFilter', () => {
   it('keeps malformed comparisons as ordinary tag terms', () => {
     expect(only('pages:abc')).toMatchObject({ kind: 'text', text: 'pages:abc', namespaced: true })
     expect(only('pages:>>2').kind).toBe('text')
+  })
+
+  it('keeps a repeated term once: 7,500 `a` terms are one term', () => {
+    expect(parseFilter(Array(7500).fill('a').join(','))).toEqual(parseFilter('a'))
+    expect(texts('A, a , "b", "B", x$, x$, pages:>2, pages:>2')).toEqual([
+      'a',
+      'b',
+      'x',
+      '#pagecount',
+    ])
+  })
+
+  it('counts wildcards that match alike as one term: _ as ?, % as *, ** as *', () => {
+    expect(texts('a_b, a?b, c%d, c*d, c**d, e***')).toEqual(['a_b', 'c%d', 'e***'])
+  })
+
+  it('keeps terms apart that differ in exclusion, exactness, quotes or comparison', () => {
+    const terms = parseFilter('a, -a, a$, "a", -"a", pages:2, pages:>2, -pages:2, read:2')
+    expect(terms).toHaveLength(9)
+  })
+})
+
+describe('distinctTerms', () => {
+  it('drops repeats across two parsed filters, keeping the first', () => {
+    const merged = distinctTerms([
+      ...parseFilter('a, -b, pages:3'),
+      ...parseFilter('-b, pages:3, c'),
+    ])
+    expect(merged.map((t) => (t.kind === 'text' ? t.text : t.value))).toEqual(['a', 'b', 3, 'c'])
   })
 })
 
