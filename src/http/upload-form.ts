@@ -21,6 +21,10 @@ function interrupted(error: unknown): never {
   throw new AppError('bad_request', 'The upload was interrupted.', undefined, { cause: error })
 }
 
+/** The body is not a well-formed multipart form (cut short, bad boundaries or headers). */
+const malformed = (cause?: unknown) =>
+  new AppError('bad_request', 'Malformed multipart body.', undefined, { cause })
+
 const noFile = () => fail.bad_request('No file attached (multipart/form-data field "file").')
 
 /** Elysia route `parse` hook: leaves the body unread for `readUploadForm` (after the access check). */
@@ -58,7 +62,7 @@ export async function readUploadForm(deps: Deps, request: Request): Promise<Uplo
 
   const fields = new Map<string, string>()
   const file: { stream?: BusboyFileStream; staging?: Promise<StagedUpload> } = {}
-  parser.on('error', () => halt(fail.bad_request('Malformed multipart body.')))
+  parser.on('error', (error) => halt(malformed(error)))
   parser.on('fieldsLimit', () => halt(fail.bad_request('Too many form fields.')))
   parser.on('filesLimit', () => halt(fail.bad_request('Too many file parts.')))
   parser.on('field', (name, value, _nameTruncated, valueTruncated) => {
@@ -69,19 +73,25 @@ export async function readUploadForm(deps: Deps, request: Request): Promise<Uplo
     else fields.set(name, value)
   })
   parser.on('file', (name, stream, filename) => {
-    // The parser fails a part it cannot finish (the body ended inside it) on the part's stream.
-    stream.on('error', () => halt(fail.bad_request('Malformed multipart body.')))
     if (name !== 'file' || file.staging) {
+      // The parser fails a part it cannot finish (the body ended inside it) on the part's stream.
+      stream.on('error', () => halt(malformed()))
       // Parts under other names are skipped, as a form parser would leave them unread.
       stream.resume()
       if (name === 'file') halt(fail.bad_request('Only one file can be uploaded at a time.'))
       return
     }
+    // The staging reads this part and alone reports how it failed: its own failures (name, type,
+    // disk) as AppErrors, the part's as the error its read saw. Halting on the part's errors here
+    // would answer a full disk as a malformed body: the staging's read, stopped by the write
+    // error, aborts the part before the staging has removed its file and reported. An error
+    // outside that read (before it starts, after it stopped) would throw with no listener; the
+    // read sees the first, the staging has already failed for the second.
+    stream.on('error', () => undefined)
     file.stream = stream
     file.staging = stageUpload(deps, filename, stream)
-    // Not an AppError: the part's stream failed (see above).
     file.staging.catch((error: unknown) =>
-      halt(error instanceof AppError ? error : fail.bad_request('Malformed multipart body.')),
+      halt(error instanceof AppError ? error : malformed(error)),
     )
   })
   stop.signal.addEventListener(

@@ -182,3 +182,67 @@ describe('PUT /api/archives/:id/rename (names)', () => {
     await expectCatalogueMatchesDisk(app, cookie, 1)
   })
 })
+
+describe('PUT /api/archives/:id/rename (Unicode names)', () => {
+  const NFC = 'Caf\u00e9'
+  const NFD = NFC.normalize('NFD')
+
+  it('refuses with 409 the other normalization form of a name another archive holds', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => {
+        await makeCbz(join(content, `${NFC}.cbz`), { pages: 1 })
+        await makeCbz(join(content, 'Other.cbz'), { pages: 2 })
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const other = (await listed(app, cookie)).find((a) => a.title === 'Other')!.arcid as string
+    const res = await rename(app, cookie, other, NFD)
+    expect(res.status).toBe(409)
+    expect(await res.json()).toMatchObject({ operation: 'rename_archive', success: 0 })
+    expect(readdirSync(app.contentDir).sort()).toEqual([`${NFC}.cbz`, 'Other.cbz'])
+    await expectCatalogueMatchesDisk(app, cookie, 2)
+  })
+
+  it('stores a new name in NFC, and renames a file from NFD to the NFC form of its own name', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => {
+        await makeCbz(join(content, `${NFD}.cbz`), { pages: 1 })
+        await makeCbz(join(content, 'Plain.cbz'), { pages: 2 })
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const list = await listed(app, cookie)
+    const cafe = list.find((a) => a.title !== 'Plain')!.arcid as string
+    const plain = list.find((a) => a.title === 'Plain')!.arcid as string
+
+    const own = await rename(app, cookie, cafe, NFC)
+    expect(own.status).toBe(200)
+    expect(await own.json()).toMatchObject({ success: 1, filename: `${NFC}.cbz` })
+    const renamed = await rename(app, cookie, plain, `${NFD} 2`)
+    expect(renamed.status).toBe(200)
+    expect(await renamed.json()).toMatchObject({ success: 1, filename: `${NFC} 2.cbz` })
+    expect(readdirSync(app.contentDir).sort()).toEqual([`${NFC} 2.cbz`, `${NFC}.cbz`])
+    await expectCatalogueMatchesDisk(app, cookie, 2)
+  })
+
+  it('refuses with 400 Env a name carrying a bidirectional control', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => void (await makeCbz(join(content, 'Doc.cbz'), { pages: 1 })),
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const [doc] = await listed(app, cookie)
+    for (const control of ['\u202e', '\u2066', '\u200f', '\u061c']) {
+      const res = await rename(app, cookie, doc!.arcid, `Doc${control}rbc.zip`)
+      expect(res.status).toBe(400)
+      expect(await res.json()).toEqual({
+        operation: 'rename_archive',
+        success: 0,
+        error: 'Invalid file name: bidirectional control characters are not allowed.',
+      })
+    }
+    expect(readdirSync(app.contentDir)).toEqual(['Doc.cbz'])
+  })
+})

@@ -183,6 +183,32 @@ describe('PUT /api/archives/upload (streamed body)', () => {
     expect(stagedFiles(app)).toEqual([])
   })
 
+  it('answers 400 Env for a body cut right after the file part headers, staging nothing', async () => {
+    await using app = await startTestServer()
+    await app.idle()
+    const cookie = await app.login()
+    // The part fails before or while the staging starts reading it: still a malformed body.
+    for (const content of ['', 'PK\x03\x04', 'x'.repeat(200_000)]) {
+      const head =
+        '--cut\r\nContent-Disposition: form-data; name="file"; filename="Cut.cbz"\r\n' +
+        'Content-Type: application/octet-stream\r\n\r\n'
+      const res = await putChunked(
+        app,
+        cookie,
+        new TextEncoder().encode(head + content),
+        'multipart/form-data; boundary=cut',
+      )
+      expect(res.status).toBe(400)
+      expect(await res.json()).toEqual({
+        operation: 'upload',
+        success: 0,
+        error: 'Malformed multipart body.',
+      })
+    }
+    expect(readdirSync(app.contentDir)).toEqual([])
+    expect(stagedFiles(app)).toEqual([])
+  })
+
   it('answers 413 Env for a text field past 1 MiB', async () => {
     await using app = await startTestServer()
     await app.idle()

@@ -173,6 +173,38 @@ describe('PUT /api/archives/upload', () => {
     expect(readdirSync(app.contentDir)).toEqual([longest])
   })
 
+  it('answers 422 for a supported extension whose bytes are no archive, 415 for an unsupported one', async () => {
+    await using app = await startTestServer()
+    await app.idle()
+    const cookie = await app.login()
+    const text = new TextEncoder().encode('hello, not an archive')
+    for (const [bytes, name] of [
+      [text, 'Notes.cbz'],
+      [text, 'Notes.rar'],
+      [text, 'Notes.tar.gz'],
+      [new Uint8Array(0), 'Empty.zip'],
+    ] as const) {
+      const res = await upload(app, cookie, bytes, name)
+      expect(res.status).toBe(422)
+      expect(await res.json()).toEqual({
+        operation: 'upload',
+        success: 0,
+        error: 'The file cannot be read as an archive: not a known archive format.',
+      })
+    }
+    for (const name of ['notes.txt', 'Notes.pdf', 'Notes']) {
+      const res = await upload(app, cookie, text, name)
+      expect(res.status).toBe(415)
+      expect(await res.json()).toEqual({
+        operation: 'upload',
+        success: 0,
+        error: `Unsupported file type: ${name}`,
+      })
+    }
+    expect(readdirSync(app.contentDir)).toEqual([])
+    expect(readdirSync(app.deps.config.tempDir).filter((n) => n.startsWith('upload-'))).toEqual([])
+  })
+
   it('needs admin credentials', async () => {
     await using app = await startTestServer()
     const res = await upload(app, '', new Uint8Array([1]), 'x.cbz')

@@ -45,12 +45,17 @@ export function clearAllNewFlags(deps: Deps): number {
   return changed.length
 }
 
+/** Longest chapter title, in characters (code points): a title is a line in a reader's menu. */
+export const MAX_TOC_TITLE_CHARS = 256
+
 export function addTocEntry(
   deps: Deps,
   row: ArchiveRow,
   page: number,
   title: string,
 ): Promise<ArchiveRow> {
+  if ([...title].length > MAX_TOC_TITLE_CHARS)
+    throw fail.bad_request(`Chapter title longer than ${MAX_TOC_TITLE_CHARS} characters.`)
   return deps.locks.withLock(row.id, () => {
     if (page > row.pagecount) throw fail.bad_request(`Page ${page} does not exist in this archive.`)
     const toc = JSON.parse(row.toc) as Record<string, string>

@@ -1,8 +1,10 @@
 // Giving a file its final name in the content folder (rename, upload). "Is this name free? -> move
 // the file -> write the row" must not interleave between two writers, or one file lands on the
 // other's: every placement into one content folder runs alone, and a name counts as taken when a
-// file (even a dangling link) or a catalogue row (even a hidden one) has it.
-import { lstat } from 'node:fs/promises'
+// file (even a dangling link) or a catalogue row (even a hidden one) has it, under any Unicode
+// normalization form of the name.
+import { lstat, readdir } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import { findArchiveByPath } from '../../db/repos/archives.repo.ts'
 import { toContentPath } from './files.ts'
@@ -36,11 +38,44 @@ export async function pathExists(absPath: string): Promise<boolean> {
   }
 }
 
-/** Whether a file or a catalogue row already holds this path. Call it inside `placeAlone`. */
+/**
+ * The entry of `absPath`'s folder named like it: its exact name, or the same text in another
+ * Unicode normalization form (NFC "é" and NFD "e" + U+0301 are two files on most file systems
+ * but one name to a reader). `except` (the file being renamed) does not count.
+ */
+export async function findSameNamedFile(absPath: string, except?: string): Promise<string | null> {
+  if (absPath !== except && (await pathExists(absPath))) return absPath
+  const folder = dirname(absPath)
+  const name = basename(absPath).normalize('NFC')
+  let entries: string[]
+  try {
+    entries = await readdir(folder)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+  const same = entries.find(
+    (entry) => entry.normalize('NFC') === name && join(folder, entry) !== except,
+  )
+  return same === undefined ? null : join(folder, same)
+}
+
+/**
+ * Whether a file or a catalogue row already holds this path, in any normalization form of its
+ * name (see findSameNamedFile). Call it inside `placeAlone`.
+ */
 export async function isPathTaken(
   deps: Pick<Deps, 'db' | 'config'>,
   absPath: string,
+  except?: string,
 ): Promise<boolean> {
-  const path = toContentPath(deps.config.contentDir, absPath)
-  return Boolean(findArchiveByPath(deps.db, path)) || (await pathExists(absPath))
+  const folder = dirname(absPath)
+  const name = basename(absPath)
+  const exceptPath =
+    except === undefined ? undefined : toContentPath(deps.config.contentDir, except)
+  for (const form of new Set([name, name.normalize('NFC'), name.normalize('NFD')])) {
+    const path = toContentPath(deps.config.contentDir, join(folder, form))
+    if (path !== exceptPath && findArchiveByPath(deps.db, path)) return true
+  }
+  return (await findSameNamedFile(absPath, except)) !== null
 }

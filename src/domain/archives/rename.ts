@@ -15,15 +15,24 @@ import {
   toAbsolutePath,
   toContentPath,
 } from './files.ts'
-import { isPathTaken, pathExists, placeAlone } from './placement.ts'
+import { findSameNamedFile, isPathTaken, pathExists, placeAlone } from './placement.ts'
 
 const log = createLogger('rename')
 
 const MAX_NAME_BYTES = 255
 
-/** A bare file name: no folders, no parent references, no control characters. */
+/**
+ * Bidirectional controls (embeddings, overrides, isolates, marks) make a name display other than
+ * it is: `a\u202Erbc.zip` shows as `apiz.cbr`.
+ */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/
+
+/**
+ * A bare file name, in NFC (so the NFC and NFD spellings of one name are one name): no folders,
+ * no parent references, no control characters, no bidirectional controls.
+ */
 export function validateFileName(name: string): string {
-  const trimmed = name.trim()
+  const trimmed = name.normalize('NFC').trim()
   if (
     !trimmed ||
     trimmed === '.' ||
@@ -32,6 +41,8 @@ export function validateFileName(name: string): string {
     /[\x00-\x1f]/.test(trimmed)
   )
     throw fail.bad_request('Invalid file name.')
+  if (BIDI_CONTROLS.test(trimmed))
+    throw fail.bad_request('Invalid file name: bidirectional control characters are not allowed.')
   if (Buffer.byteLength(trimmed) > MAX_NAME_BYTES) throw fail.bad_request('File name too long.')
   return trimmed
 }
@@ -64,14 +75,14 @@ async function moveArchive(
   from: string,
   to: string,
 ): Promise<ArchiveRow> {
-  if (await isPathTaken(deps, to))
+  if (await isPathTaken(deps, to, from))
     throw fail.conflict(`A file named ${basename(to)} already exists.`)
   const patchFrom = patchPathOf(from)
   const patchTo = patchPathOf(to)
   const hasPatch = await pathExists(patchFrom)
   if (hasPatch) {
     assertNameFits(basename(patchTo))
-    if (await pathExists(patchTo))
+    if (await findSameNamedFile(patchTo, patchFrom))
       throw fail.conflict(`A patch file named ${basename(patchTo)} already exists.`)
   }
   await rename(from, to)

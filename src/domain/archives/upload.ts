@@ -65,8 +65,27 @@ async function fsyncFile(path: string): Promise<void> {
   }
 }
 
+/** What the client is told of the disk faults an operator can act on; others stay generic. */
+const DISK_FAULTS: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is exceeded',
+  EIO: 'the disk reported an I/O error',
+}
+
+/** A failed write of the staged file: a 500 naming the fault, never the server path. */
 function couldNotStore(cause: unknown): AppError {
-  return new AppError('internal', 'Could not store the upload (disk full?).', undefined, { cause })
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code
+  const reason = code === undefined ? undefined : DISK_FAULTS[code]
+  log.error('could not store an upload', {
+    code,
+    error: cause instanceof Error ? cause.message : String(cause),
+  })
+  return new AppError(
+    'internal',
+    reason ? `The upload could not be stored: ${reason}.` : 'The upload could not be stored.',
+    undefined,
+    { cause },
+  )
 }
 
 /**
@@ -90,32 +109,46 @@ export async function stageUpload(
   const handle = await open(path, 'wx').catch((error: unknown) => {
     throw couldNotStore(error)
   })
+  // The first failure: a write's (an AppError) or the content's own (a stopped request).
+  let failure: { error: unknown } | undefined
   try {
-    try {
-      for await (const chunk of content) {
-        whole.update(chunk)
-        if (hashed < ID_PREFIX_BYTES) {
-          const head = chunk.subarray(0, ID_PREFIX_BYTES - hashed)
-          prefix.update(head)
-          hashed += head.byteLength
-        }
-        await writeAll(handle, chunk)
+    for await (const chunk of content) {
+      whole.update(chunk)
+      if (hashed < ID_PREFIX_BYTES) {
+        const head = chunk.subarray(0, ID_PREFIX_BYTES - hashed)
+        prefix.update(head)
+        hashed += head.byteLength
       }
-    } finally {
-      await handle.close()
+      await writeAll(handle, chunk, deps.config.tempDir)
     }
   } catch (error) {
+    failure = { error }
+  }
+  // Closing flushes: it can fail on a full or failing disk as a write can.
+  await handle.close().catch((error: unknown) => {
+    failure ??= { error: couldNotStore(error) }
+  })
+  if (failure) {
     await discard(path)
-    throw error
+    throw failure.error
   }
   return { name, path, sha1: whole.digest('hex'), id: prefix.digest('hex') }
 }
 
+/**
+ * Test seam, keyed by temp folder: a disk fault to raise instead of the staged file's next write.
+ * A full disk (ENOSPC) or a failing one (EIO) cannot be produced unprivileged in a test.
+ */
+export const stagingWriteFaults = new Map<string, () => Error | undefined>()
+
 async function writeAll(
   handle: Awaited<ReturnType<typeof open>>,
   chunk: Uint8Array,
+  tempDir: string,
 ): Promise<void> {
   try {
+    const fault = stagingWriteFaults.get(tempDir)?.()
+    if (fault) throw fault
     for (let offset = 0; offset < chunk.byteLength;) {
       offset += (await handle.write(chunk, offset)).bytesWritten
     }
@@ -162,8 +195,10 @@ export async function uploadArchive(
       throw fail.bad_request('file_checksum must be a SHA-1 in hex.')
     if (input.checksum && staged.sha1 !== input.checksum.toLowerCase())
       throw fail.checksum_mismatch('Checksum mismatch: the uploaded file is not the one announced.')
+    // The extension is one we read (checked when staged), so bytes of no archive format are a
+    // file that cannot be processed (422), not a type we do not support (415).
     if (!detectFormatOf(await headOf(staged.path)))
-      throw fail.unsupported(`Unsupported file type: ${name}`)
+      throw fail.unprocessable('The file cannot be read as an archive: not a known archive format.')
     const pages = await deps.reader.listPages(staged.path).catch((error: unknown) => {
       // A system error's message names the staged file's server path.
       const reason = error instanceof AppError ? error.message : 'unreadable file'
