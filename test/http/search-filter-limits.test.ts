@@ -69,6 +69,14 @@ describe('GET /api/search with too many terms', () => {
     expect(repeated.status).toBe(200)
   })
 
+  it('answers 400 past 32 distinct wildcard terms', async () => {
+    const wild = (n: number) => Array.from({ length: n }, (_, i) => `-*a*b${i}`).join(',')
+    expect((await get(query(wild(32)))).status).toBe(200)
+    const { status, body } = await get(query(wild(33)))
+    expect(status).toBe(400)
+    expect(body.error).toBe('filter has 33 wildcard terms; at most 32 are allowed.')
+  })
+
   it('answers 400 on the other search endpoints too', async () => {
     const filter = encode(Array.from({ length: 300 }, (_, i) => `t${i}`).join(','))
     for (const path of ['/api/search/ids', '/api/search/random', '/api/search/suggest']) {
