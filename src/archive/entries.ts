@@ -1,6 +1,6 @@
 // Entry names are untrusted input: the safe-name guard, the page filter and the page order.
 import { fail } from '../errors.ts'
-import { naturalCompare } from '../domain/natural-sort.ts'
+import { naturalCompare } from '../model/natural-sort.ts'
 import { MAX_ENTRIES } from './limits.ts'
 
 const PAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'bmp', 'jxl'])

@@ -3,7 +3,7 @@
 // Cached per index version, which moves on every write and on clearCache (category writes).
 import type { Deps } from '../deps.ts'
 import { listGuestCategoryRecords } from '../db/repos/search.repo.ts'
-import { isTankoubonId } from '../domain/ids.ts'
+import { isTankoubonId } from '../model/ids.ts'
 import { fail } from '../errors.ts'
 import { parseFilter } from './query.ts'
 import { searchIndexOf } from './index.ts'

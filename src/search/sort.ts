@@ -2,7 +2,7 @@
 // per namespace once asked for, each document's last tag in it (a Tankoubon's own tag before its
 // members') and the natural order of that namespace's values (numbers by value). A query then
 // only walks and buckets: no comparisons.
-import { naturalCompare } from '../domain/natural-sort.ts'
+import { naturalCompare } from '../model/natural-sort.ts'
 import { TANK, type Store } from './store.ts'
 import type { Vocabulary } from './vocabulary.ts'
 

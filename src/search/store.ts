@@ -1,7 +1,7 @@
 // The searchable documents (archives and Tankoubons) in slot-indexed arrays: lower-cased titles
 // for substring scans, tag ids for the posting lists, and the numbers and flags filters read.
 // A slot is reused after its document goes; `slotOf` maps ids to slots.
-import { naturalCompare } from '../domain/natural-sort.ts'
+import { naturalCompare } from '../model/natural-sort.ts'
 import { freshAsciiCopy } from './locality.ts'
 import { foldCase } from './query.ts'
 import { createTextColumn } from './text-column.ts'

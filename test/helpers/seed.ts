@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Deps } from '../../src/deps.ts'
 import { insertArchive, type ArchiveRow } from '../../src/db/repos/archives.repo.ts'
-import { normalizeTags } from '../../src/domain/archives/tags.ts'
+import { normalizeTags } from '../../src/model/tags.ts'
 import { insertTankoubon, replaceTankMembers } from '../../src/db/repos/tankoubons.repo.ts'
 import { addCategoryMember, insertCategory } from '../../src/db/repos/categories.repo.ts'
 

@@ -3,7 +3,7 @@
 import type { Deps } from '../../deps.ts'
 import { updateArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
-import { normalizeTags } from './tags.ts'
+import { normalizeTags } from '../../model/tags.ts'
 import { tx } from '../../db/client.ts'
 import { archives } from '../../db/schema/archives.ts'
 

@@ -2,7 +2,7 @@
 import type { Stats } from 'node:fs'
 import type { Deps } from '../../deps.ts'
 import { insertArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
-import { normalizeTags } from './tags.ts'
+import { normalizeTags } from '../../model/tags.ts'
 import { splitFileName, toContentPath } from './files.ts'
 
 export type ImportOverrides = { title?: string; tags?: string; summary?: string }

@@ -1,7 +1,7 @@
 // Finding an archive for a request: id format, existence, and the guest-visitor scope.
 import type { Deps } from '../../deps.ts'
 import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
-import { parseArchiveId } from '../ids.ts'
+import { parseArchiveId } from '../../model/ids.ts'
 import { fail } from '../../errors.ts'
 import { guestVisibleIds } from '../../search/guest-scope.ts'
 

@@ -3,7 +3,7 @@
 import type { Deps } from '../../deps.ts'
 import { findCategory } from '../../db/repos/categories.repo.ts'
 import { fail } from '../../errors.ts'
-import { isCategoryId } from '../ids.ts'
+import { isCategoryId } from '../../model/ids.ts'
 
 const LINK_KEY = 'categories.bookmark_link'
 

@@ -11,7 +11,7 @@ import {
   type BookmarkRow,
 } from '../../db/repos/bookmarks.repo.ts'
 import { fail } from '../../errors.ts'
-import { parseArchiveId } from '../ids.ts'
+import { parseArchiveId } from '../../model/ids.ts'
 import { inScope, type Scope } from './guest-scope.ts'
 
 export type BookmarkView = {

@@ -19,7 +19,7 @@ import {
 } from '../../db/repos/categories.repo.ts'
 import { findTankoubon } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
-import { isArchiveId, isTankoubonId, nextTimestampId, parseCategoryId } from '../ids.ts'
+import { isArchiveId, isTankoubonId, nextTimestampId, parseCategoryId } from '../../model/ids.ts'
 import { inScope, type Scope } from './guest-scope.ts'
 
 export type Category = {

@@ -11,8 +11,8 @@ import {
   type TankoubonRow,
 } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
-import { normalizeTags } from '../archives/tags.ts'
-import { isArchiveId, parseArchiveId } from '../ids.ts'
+import { normalizeTags } from '../../model/tags.ts'
+import { isArchiveId, parseArchiveId } from '../../model/ids.ts'
 import { assertUnlocked, requireTankoubon } from './tank-record.ts'
 import { cleanTankoubonName } from './tankoubons.ts'
 

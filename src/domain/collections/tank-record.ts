@@ -6,7 +6,7 @@ import {
   type TankoubonRow,
 } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
-import { parseTankoubonId } from '../ids.ts'
+import { parseTankoubonId } from '../../model/ids.ts'
 import { inScope, type Scope } from './guest-scope.ts'
 
 export type Tankoubon = {

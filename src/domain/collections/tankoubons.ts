@@ -14,7 +14,7 @@ import {
   updateTankoubonRow,
 } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
-import { nextTimestampId, parseArchiveId, parseTankoubonId } from '../ids.ts'
+import { nextTimestampId, parseArchiveId, parseTankoubonId } from '../../model/ids.ts'
 import { inScope, type Scope } from './guest-scope.ts'
 import {
   assertUnlocked,

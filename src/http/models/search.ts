@@ -2,7 +2,7 @@
 // a 400), and search hits as archive metadata (a Tankoubon under its TANK_ id).
 import { t } from 'elysia'
 import type { SearchHit, SearchParams } from '../../search/run-search.ts'
-import { parseCategoryId } from '../../domain/ids.ts'
+import { parseCategoryId } from '../../model/ids.ts'
 import { fail } from '../../errors.ts'
 import { parseFlag, parseInteger } from '../params.ts'
 import { toWireArchive, type WireArchive } from './archives.ts'
