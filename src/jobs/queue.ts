@@ -1,12 +1,12 @@
 // The background job runner and the only writer of job state: queued -> active -> finished|failed.
 // Jobs are rows in SQLite so clients can poll them; live progress is held in memory and written
-// through at most every PROGRESS_WRITE_MS so a busy job does not hammer the database.
+// through at most every PROGRESS_WRITE_MS so a busy job does not hammer the database. What runs
+// is known in memory: a state write the database refuses (state-writes.ts) never strands a job.
 import type { Db } from '../db/client.ts'
 import {
   deleteJob,
   deleteJobsInState,
   findJob,
-  findLiveJobByKey,
   insertJob,
   listJobs,
   listJobsInState,
@@ -15,8 +15,10 @@ import {
   type JobRow,
   type JobState,
 } from '../db/repos/jobs.repo.ts'
-import { AppError, fail } from '../errors.ts'
+import { fail } from '../errors.ts'
 import { createLogger, type Logger } from '../log.ts'
+import { messageOf, publicReason } from './public-reason.ts'
+import { createStateWrites, type JobPatch } from './state-writes.ts'
 
 const PROGRESS_WRITE_MS = 500
 /** The error of a job the server stopped (shutdown, or a crash found at the next start). */
@@ -27,14 +29,6 @@ export const KEEP_TERMINAL_JOBS = 2000
 const PRUNE_EVERY = 200
 /** Results larger than this (JSON bytes) are cut and flagged result_truncated. */
 export const MAX_RESULT_BYTES = 256 * 1024
-
-/**
- * Clients read job errors: a system error's quoted absolute paths ("ENOENT: ..., open '/srv/x'")
- * are cut to their last segment. The log keeps the whole message.
- */
-function withoutServerPaths(message: string): string {
-  return message.replace(/'\/[^']*'/g, (quoted) => `'${quoted.slice(1, -1).split('/').pop()}'`)
-}
 
 export type JobContext = {
   jobId: number
@@ -82,23 +76,41 @@ export type JobQueue = {
   stop(): Promise<void>
 }
 
-type Live = { row: JobRow; lastWrite: number; abort: AbortController; done: Promise<void> }
+type Live = { row: JobRow; lastWrite: number; abort: AbortController }
 
 export function createJobQueue(db: Db): JobQueue {
   const log = createLogger('jobs')
   const kinds = new Map<string, JobKind>()
   const pending = new Map<string, number[]>()
   const running = new Map<string, number>()
+  // What this process really runs: a row the database calls queued or active but that is in
+  // neither map (its end not yet written, another process) never absorbs a new job.
+  const queued = new Map<number, JobRow>()
   const live = new Map<number, Live>()
   const waiters = new Map<number, ((row: JobRow) => void)[]>()
+  const states = createStateWrites(db)
   let stopped = false
   let finishedSincePrune = 0
 
-  const settle = (id: number) => {
+  /** The row as clients see it: the live row, or the stored one with any unsaved state. */
+  const current = (id: number): JobRow | undefined => {
+    const entry = live.get(id)
+    if (entry) return entry.row
     const row = findJob(db, id)
-    if (!row) return
+    return row && { ...row, ...states.unsavedOf(id) }
+  }
+
+  const settle = (id: number, row: JobRow) => {
     for (const resolve of waiters.get(id) ?? []) resolve(row)
     waiters.delete(id)
+  }
+
+  const prune = () => {
+    try {
+      pruneTerminalJobs(db, KEEP_TERMINAL_JOBS)
+    } catch (error) {
+      log.warn('old jobs not pruned', { error: messageOf(error) })
+    }
   }
 
   const pump = (name: string) => {
@@ -116,38 +128,38 @@ export function createJobQueue(db: Db): JobQueue {
   }
 
   const execute = async (kind: JobKind, id: number) => {
-    const row = findJob(db, id)
-    if (!row || row.state !== 'queued') return
+    const row = queued.get(id)
+    if (!row) return
+    queued.delete(id)
     const startedAt = Date.now()
-    updateJob(db, id, { state: 'active', startedAt })
     const abort = new AbortController()
-    const entry: Live = {
-      row: { ...row, state: 'active', startedAt },
-      lastWrite: 0,
-      abort,
-      done: Promise.resolve(),
-    }
+    const entry: Live = { row: { ...row, state: 'active', startedAt }, lastWrite: 0, abort }
     live.set(id, entry)
-    const flush = (force: boolean) => {
-      const now = Date.now()
-      if (!force && now - entry.lastWrite < PROGRESS_WRITE_MS) return
-      entry.lastWrite = now
+    // A start that cannot be written does not stop the job: its end is written when possible.
+    states.write(id, { state: 'active', startedAt })
+    const transferFields = (): JobPatch => {
       const r = entry.row
-      updateJob(db, id, {
+      return {
         progress: r.progress,
         notes: r.notes,
         downloadedBytes: r.downloadedBytes,
         totalBytes: r.totalBytes,
         rateLimitBytesPerSec: r.rateLimitBytesPerSec,
         rateLimitMatchedPattern: r.rateLimitMatchedPattern,
-      })
+      }
+    }
+    const flush = () => {
+      const now = Date.now()
+      if (now - entry.lastWrite < PROGRESS_WRITE_MS) return
+      entry.lastWrite = now
+      states.write(id, transferFields())
     }
     const ctx: JobContext = {
       jobId: id,
       progress(fraction, notes) {
         entry.row.progress = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0))
         if (notes) entry.row.notes = JSON.stringify({ ...JSON.parse(entry.row.notes), ...notes })
-        flush(false)
+        flush()
       },
       transfer(fields) {
         if (fields.downloadedBytes !== undefined) entry.row.downloadedBytes = fields.downloadedBytes
@@ -156,42 +168,62 @@ export function createJobQueue(db: Db): JobQueue {
           entry.row.rateLimitBytesPerSec = fields.rateLimitBytesPerSec
         if (fields.rateLimitMatchedPattern !== undefined)
           entry.row.rateLimitMatchedPattern = fields.rateLimitMatchedPattern
-        flush(false)
+        flush()
       },
       signal: abort.signal,
       log: createLogger(`job:${kind.name}`),
     }
+    let end: JobPatch
     try {
       const result = await kind.run(ctx, JSON.parse(row.args))
       // A job stopped by the server's shutdown returns what it had done so far: not a result.
       if (abort.signal.aborted) throw fail.internal(INTERRUPTED)
-      flush(true)
       const { json, truncated } = encodeResult(result)
-      updateJob(db, id, {
+      end = {
+        ...transferFields(),
         state: 'finished',
         progress: 1,
         result: json,
         resultTruncated: truncated,
         finishedAt: Date.now(),
-      })
+      }
     } catch (error) {
-      flush(true)
-      const message = error instanceof Error ? error.message : String(error)
+      const message = messageOf(error)
+      // The whole message (paths included) is for the admin; clients get it without paths.
       log.warn('job failed', { id, name: kind.name, error: message })
-      const shown = abort.signal.aborted
-        ? INTERRUPTED
-        : error instanceof AppError
-          ? message
-          : withoutServerPaths(message)
-      updateJob(db, id, { state: 'failed', error: shown || 'failed', finishedAt: Date.now() })
-    } finally {
-      live.delete(id)
-      settle(id)
-      if (++finishedSincePrune >= PRUNE_EVERY) {
-        finishedSincePrune = 0
-        pruneTerminalJobs(db, KEEP_TERMINAL_JOBS)
+      const shown = abort.signal.aborted ? INTERRUPTED : publicReason(message).trim()
+      end = {
+        ...transferFields(),
+        state: 'failed',
+        error: shown || 'failed',
+        finishedAt: Date.now(),
       }
     }
+    states.write(id, end)
+    states.retry()
+    live.delete(id)
+    settle(id, { ...entry.row, ...end })
+    if (++finishedSincePrune >= PRUNE_EVERY) {
+      finishedSincePrune = 0
+      prune()
+    }
+  }
+
+  const findRunningTwin = (uniqueKey: string, mergeActive: boolean): number | undefined => {
+    for (const row of queued.values()) if (row.uniqueKey === uniqueKey) return row.id
+    if (mergeActive)
+      for (const entry of live.values()) if (entry.row.uniqueKey === uniqueKey) return entry.row.id
+    return undefined
+  }
+
+  const schedule = (row: JobRow) => {
+    queued.set(row.id, row)
+    const queue = pending.get(row.name) ?? []
+    queue.push(row.id)
+    // Higher priority first, then first come first served.
+    if (row.priority)
+      queue.sort((a, b) => (queued.get(b)?.priority ?? 0) - (queued.get(a)?.priority ?? 0) || a - b)
+    pending.set(row.name, queue)
   }
 
   return {
@@ -203,45 +235,45 @@ export function createJobQueue(db: Db): JobQueue {
       if (!kind) throw fail.internal(`unknown job kind ${name}`)
       const uniqueKey = kind.uniqueKey?.(args) ?? null
       if (uniqueKey) {
-        const existing = findLiveJobByKey(
-          db,
-          uniqueKey,
-          kind.mergeActive === false ? ['queued'] : ['queued', 'active'],
-        )
-        if (existing) return existing.id
+        const twin = findRunningTwin(uniqueKey, kind.mergeActive !== false)
+        if (twin !== undefined) return twin
       }
       const row = insertJob(db, { name, args, uniqueKey, priority: options.priority ?? 0 })
-      const queue = pending.get(name) ?? []
-      queue.push(row.id)
-      // Higher priority first, then first come first served.
-      if (options.priority) {
-        const prio = new Map(
-          queue.map((id) => [id, id === row.id ? row.priority : (findJob(db, id)?.priority ?? 0)]),
-        )
-        queue.sort((a, b) => prio.get(b)! - prio.get(a)! || a - b)
-      }
-      pending.set(name, queue)
+      // The database took a write: a good moment for the ones it refused before.
+      states.retry()
+      schedule(row)
       queueMicrotask(() => pump(name))
       return row.id
     },
     get(id) {
-      return live.get(id)?.row ?? findJob(db, id)
+      return current(id)
     },
     list() {
-      return listJobs(db).map((row) => live.get(row.id)?.row ?? row)
+      return listJobs(db).map(
+        (row) => live.get(row.id)?.row ?? { ...row, ...states.unsavedOf(row.id) },
+      )
     },
     clear(id) {
-      const row = findJob(db, id)
+      const row = current(id)
       if (!row) throw fail.not_found(`No job with id ${id}.`)
       if (row.state === 'queued' || row.state === 'active')
         throw fail.conflict(`Job ${id} is still ${row.state}.`)
       deleteJob(db, id)
+      states.forget(id)
     },
     clearInState(state) {
-      return deleteJobsInState(db, state)
+      let deleted = deleteJobsInState(db, state)
+      // Jobs that ended while their end could not be written are terminal all the same.
+      for (const id of states.unsavedIds()) {
+        if (states.unsavedOf(id)?.state !== state) continue
+        deleteJob(db, id)
+        states.forget(id)
+        deleted++
+      }
+      return deleted
     },
     waitFor(id) {
-      const row = findJob(db, id)
+      const row = current(id)
       if (!row) return Promise.reject(fail.not_found(`No job with id ${id}.`))
       if (row.state === 'finished' || row.state === 'failed') return Promise.resolve(row)
       return new Promise((resolve) => {
@@ -249,18 +281,10 @@ export function createJobQueue(db: Db): JobQueue {
       })
     },
     recover() {
-      pruneTerminalJobs(db, KEEP_TERMINAL_JOBS)
-      for (const row of listJobsInState(db, 'active')) {
-        updateJob(db, row.id, {
-          state: 'failed',
-          error: INTERRUPTED,
-          finishedAt: Date.now(),
-        })
-      }
-      for (const row of listJobsInState(db, 'queued')) {
-        if (!kinds.has(row.name)) continue
-        pending.set(row.name, [...(pending.get(row.name) ?? []), row.id])
-      }
+      prune()
+      for (const row of listJobsInState(db, 'active'))
+        states.write(row.id, { state: 'failed', error: INTERRUPTED, finishedAt: Date.now() })
+      for (const row of listJobsInState(db, 'queued')) if (kinds.has(row.name)) schedule(row)
       for (const name of pending.keys()) pump(name)
     },
     async stop() {
@@ -268,6 +292,7 @@ export function createJobQueue(db: Db): JobQueue {
       for (const entry of live.values()) entry.abort.abort()
       const deadline = Date.now() + 5000
       while (live.size > 0 && Date.now() < deadline) await Bun.sleep(10)
+      states.stop()
     },
   }
 }

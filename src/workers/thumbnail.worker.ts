@@ -18,9 +18,6 @@ export type ThumbnailRequest =
 
 export type ThumbnailResult = { width: number; height: number } | null
 
-// Parallelism comes from the pool's workers; more libvips threads per worker only contend.
-sharp.concurrency(1)
-
 const decodeOptions = {
   limitInputPixels: MAX_IMAGE_PIXELS,
   // Scanned pages often carry slightly broken JPEG data that every viewer still shows.
@@ -45,12 +42,35 @@ async function makeThumbnail(request: Extract<ThumbnailRequest, { kind: 'thumbna
   const bytes = await encoded.toBuffer().catch((err) => {
     throw undecodable(err)
   })
-  await mkdir(dirname(request.outPath), { recursive: true })
-  // Readers never see a half-written thumbnail: write aside, then rename over.
-  const tmp = `${request.outPath}.tmp-${crypto.randomUUID()}`
+  await writeThumbnailFile(request.outPath, bytes)
+}
+
+/** The file operations of a thumbnail write that a test may stage a race in. */
+export type WriteOps = { rename: (from: string, to: string) => Promise<void> }
+
+/**
+ * Writes aside and renames over, so readers never see a half-written thumbnail. The folder is
+ * made right before; a rescan may still drop it between that and the rename (ENOENT): once more.
+ */
+export async function writeThumbnailFile(
+  outPath: string,
+  bytes: Uint8Array,
+  ops: WriteOps = { rename },
+): Promise<void> {
+  try {
+    await writeAside(outPath, bytes, ops)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+    await writeAside(outPath, bytes, ops)
+  }
+}
+
+async function writeAside(outPath: string, bytes: Uint8Array, ops: WriteOps): Promise<void> {
+  await mkdir(dirname(outPath), { recursive: true })
+  const tmp = `${outPath}.tmp-${crypto.randomUUID()}`
   try {
     await Bun.write(tmp, bytes)
-    await rename(tmp, request.outPath)
+    await ops.rename(tmp, outPath)
   } catch (err) {
     await rm(tmp, { force: true })
     throw err
@@ -71,10 +91,15 @@ async function readDimensions(input: Uint8Array): Promise<{ width: number; heigh
   return { width, height }
 }
 
-serveCalls<ThumbnailRequest, ThumbnailResult>(async (request) => {
-  if (request.kind === 'thumbnail') {
-    await makeThumbnail(request)
-    return null
-  }
-  return readDimensions(request.input)
-})
+// Imported on the main thread (tests of writeThumbnailFile), this module serves nothing.
+if (!Bun.isMainThread) {
+  // Parallelism comes from the pool's workers; more libvips threads per worker only contend.
+  sharp.concurrency(1)
+  serveCalls<ThumbnailRequest, ThumbnailResult>(async (request) => {
+    if (request.kind === 'thumbnail') {
+      await makeThumbnail(request)
+      return null
+    }
+    return readDimensions(request.input)
+  })
+}

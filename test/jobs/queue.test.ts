@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { openDb } from '../../src/db/client.ts'
 import { createJobQueue, defineJob, MAX_RESULT_BYTES } from '../../src/jobs/queue.ts'
 import { pruneTerminalJobs } from '../../src/db/repos/jobs.repo.ts'
-import { setLogLevel } from '../../src/log.ts'
+import { setLogLevel, setLogSink } from '../../src/log.ts'
 
 setLogLevel('silent')
 import { jobs } from '../../src/db/schema/jobs.ts'
@@ -97,7 +97,7 @@ describe('job queue', () => {
     expect(done.error).toBe('target vanished')
   })
 
-  it('records a system error without the absolute server path it names', async () => {
+  it('records a system error by its reason, without the server path it names', async () => {
     const db = openDb(':memory:')
     const queue = createJobQueue(db)
     const dir = await mkdtemp(join(tmpdir(), 'tankobun-queue-'))
@@ -109,11 +109,22 @@ describe('job queue', () => {
       }),
     )
     try {
-      const done = await queue.waitFor(queue.enqueue('read-missing', {}))
+      const lines: string[] = []
+      setLogSink((line) => lines.push(line))
+      setLogLevel('warn')
+      const id = queue.enqueue('read-missing', {})
+      const done = await queue.waitFor(id)
       expect(done.state).toBe('failed')
-      expect(done.error).toContain("'missing.cbz'")
-      expect(done.error).not.toContain(dir)
+      // The errno reason only: not the folder, nor a file name under it.
+      expect(done.error).toBe('ENOENT: no such file or directory')
+      expect(queue.get(id)?.error).toBe('ENOENT: no such file or directory')
+      // The log keeps the whole message for the admin, with the job id.
+      const logged = lines.map((line) => JSON.parse(line)).find((l) => l.msg === 'job failed')
+      expect(logged).toMatchObject({ id, name: 'read-missing' })
+      expect(logged.error).toContain(join(dir, 'missing.cbz'))
     } finally {
+      setLogSink((line) => process.stderr.write(line + '\n'))
+      setLogLevel('silent')
       await rm(dir, { recursive: true, force: true })
     }
   })

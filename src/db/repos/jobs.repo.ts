@@ -28,18 +28,6 @@ export function findJob(db: Db, id: number): JobRow | undefined {
   return db.select().from(jobs).where(eq(jobs.id, id)).get()
 }
 
-export function findLiveJobByKey(
-  db: Db,
-  uniqueKey: string,
-  states: JobState[],
-): JobRow | undefined {
-  return db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.uniqueKey, uniqueKey), inArray(jobs.state, states)))
-    .get()
-}
-
 export function listJobs(db: Db, limit = 500): JobRow[] {
   return db.select().from(jobs).orderBy(desc(jobs.id)).limit(limit).all()
 }

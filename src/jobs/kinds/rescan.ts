@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.ts'
 import { defineJob } from '../queue.ts'
 import { scanContentFolder } from '../../domain/archives/scan.ts'
 import { createLogger } from '../../log.ts'
+import { publicReason } from '../public-reason.ts'
 
 const log = createLogger('scan')
 
@@ -25,6 +26,11 @@ export const rescanJob = (deps: Deps) =>
       // archive still without one (one of the two thumbnail slots; the other stays free for
       // covers a client asks for).
       if (result.added + result.moved + result.updated > 0) deps.jobs.enqueue('thumbnails', {})
-      return result
+      // Guests read job results: reasons never name a server path.
+      const unreadable = result.unreadable.map((bad) => ({
+        ...bad,
+        reason: publicReason(bad.reason, deps.config),
+      }))
+      return { ...result, unreadable }
     },
   })

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.ts'
 import { findArchive, listArchives } from '../../db/repos/archives.repo.ts'
 import { defineJob, type JobContext } from '../queue.ts'
 import { findThumbnailFile, makeThumbnail } from '../../domain/archives/thumbnails.ts'
+import { messageOf, publicReason } from '../public-reason.ts'
 
 /** sharp gains from two operations in flight on two cores (STACK-NOTES). */
 const IN_FLIGHT = 2
@@ -31,11 +32,14 @@ async function runTasks(deps: Deps, ctx: JobContext, tasks: Task[], force: boole
           await makeThumbnail(deps, row, task.page)
           made++
         } catch (error) {
-          failed.push({ id: task.id, page: task.page, error: (error as Error).message })
+          // The result is readable by guests: the reason without server paths; the log has all.
+          const message = messageOf(error)
+          failed.push({ id: task.id, page: task.page, error: publicReason(message, deps.config) })
           ctx.log.warn('thumbnail failed', {
+            job: ctx.jobId,
             id: task.id,
             page: task.page,
-            error: (error as Error).message,
+            error: message,
           })
         }
       }
