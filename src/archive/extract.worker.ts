@@ -1,8 +1,11 @@
 // Runs inside a Bun Worker: unpacks the pages of a RAR / 7z / compressed tar into a cache folder
 // in one pass (solid archives decode once), with libarchive.js's WASM build.
-import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { getWasmModule, type LibarchiveModule } from 'libarchive.js/src/webworker/wasm-module.js'
+import { WasmModule } from 'libarchive.js/src/webworker/wasm-module.js'
+import instantiateLibarchive from 'libarchive.js/src/webworker/wasm-gen/libarchive.js'
+import type { LibarchiveModule } from 'libarchive.js/src/webworker/wasm-module.js'
+import { LIBARCHIVE_WASM_PATH } from '../assets.ts'
 import { AppError, fail } from '../errors.ts'
 import { serveCalls } from '../workers/protocol.ts'
 import { isPageName, normalizeEntryName, selectPages, unsafeReason } from './entries.ts'
@@ -23,7 +26,14 @@ export type ExtractResult = Manifest
 const REGULAR_FILE = 0o100000
 const DIRECTORY = 0o040000
 
-const wasm = new Promise<LibarchiveModule>((resolve) => getWasmModule(resolve))
+// libarchive.js's own getWasmModule, given the WASM bytes from where assets.ts says they are
+// rather than looking next to its JS glue.
+const wasm = instantiateLibarchive(
+  Object.assign(new WasmModule(), { wasmBinary: readFileSync(LIBARCHIVE_WASM_PATH) }),
+).then((mod) => {
+  mod.initFunctions()
+  return mod
+})
 
 /** Copies the file straight into WASM memory: no second copy of a big archive on the JS heap. */
 function loadFile(mod: LibarchiveModule, path: string): { ptr: number; length: number } {

@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { EXTRACT_WORKER_URL } from '../assets.ts'
 import { fail } from '../errors.ts'
 import { createLogger } from '../log.ts'
 import { createWorkerPool } from '../workers/pool.ts'
@@ -33,7 +34,7 @@ const keyOf = (absPath: string, stamp: string): string =>
 
 export function createExtractor(options: ExtractorOptions): Extractor {
   const pool = createWorkerPool<ExtractRequest, ExtractResult>({
-    url: options.workerUrl ?? new URL('./extract.worker.ts', import.meta.url),
+    url: options.workerUrl ?? EXTRACT_WORKER_URL,
     size: options.workers,
     crashMessage: 'archive extraction failed',
     timeoutMs: MAX_EXTRACT_MS,

@@ -18,5 +18,20 @@ declare module 'libarchive.js/src/webworker/wasm-module.js' {
     HEAPU8: Uint8Array
     _free(ptr: number): void
   }
-  export function getWasmModule(callback: (module: LibarchiveModule) => void): void
+  /** Emscripten module options; `initFunctions` fills `runCode` once the WASM is instantiated. */
+  export class WasmModule {
+    wasmBinary?: Uint8Array
+    initFunctions(): void
+  }
+}
+declare module 'libarchive.js/src/webworker/wasm-gen/libarchive.js' {
+  /** Instantiates the WASM into the given module options and resolves with them. */
+  export default function instantiate<M extends object>(
+    module: M,
+  ): Promise<M & import('libarchive.js/src/webworker/wasm-module.js').LibarchiveModule>
+}
+declare module 'libarchive.js/src/webworker/wasm-gen/libarchive.wasm' {
+  /** The file's path (an embedded one in a compiled binary). */
+  const path: string
+  export default path
 }

@@ -2,7 +2,7 @@
 import { Database } from 'bun:sqlite'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import { migrate } from 'drizzle-orm/bun-sqlite/migrator'
-import { join } from 'node:path'
+import { MIGRATIONS_DIR } from '../assets.ts'
 import * as schema from './schema/index.ts'
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database }
@@ -14,7 +14,7 @@ export function openDb(path: string): Db {
   sqlite.exec('PRAGMA foreign_keys = ON')
   sqlite.exec('PRAGMA busy_timeout = 5000')
   const db = drizzle({ client: sqlite, schema }) as Db
-  migrate(db, { migrationsFolder: join(import.meta.dir, 'migrations') })
+  migrate(db, { migrationsFolder: MIGRATIONS_DIR })
   return db
 }
 

@@ -1,6 +1,7 @@
 // The Thumbnailer: sharp in a pool of Bun Workers, so resizing never blocks the HTTP loop.
 import type { Thumbnailer } from '../archive/types.ts'
 import { MAX_THUMBNAIL_MS } from '../archive/limits.ts'
+import { THUMBNAIL_WORKER_URL } from '../assets.ts'
 import { createWorkerPool } from './pool.ts'
 import type { ThumbnailRequest, ThumbnailResult } from './thumbnail.worker.ts'
 
@@ -8,7 +9,7 @@ const DEFAULT_HEIGHT = 500
 
 export function createThumbnailer(options: { workers?: number } = {}): Thumbnailer {
   const pool = createWorkerPool<ThumbnailRequest, ThumbnailResult>({
-    url: new URL('./thumbnail.worker.ts', import.meta.url),
+    url: THUMBNAIL_WORKER_URL,
     size: options.workers ?? 2,
     // Two in flight per worker overlap one decode with the other's file write.
     callsPerWorker: 2,
