@@ -6,6 +6,7 @@ import { openDb } from './db/client.ts'
 import { openSettings } from './domain/settings.ts'
 import { createJobQueue } from './jobs/queue.ts'
 import { createLocks } from './domain/locks.ts'
+import { createLoginThrottle } from './domain/auth/login-throttle.ts'
 import { ensureAdminPassword } from './domain/auth/password.ts'
 import { loadSigningKey } from './domain/auth/signing-key.ts'
 import { createSearchIndex } from './search/index.ts'
@@ -14,9 +15,13 @@ import { createThumbnailer } from './workers/thumbnailer.ts'
 import { registerJobKinds } from './jobs/kinds/index.ts'
 import { createApp } from './app.ts'
 import { serverBodyCeiling } from './http/body-limit.ts'
-import { startCatalog, type Catalog } from './domain/archives/catalog.ts'
-import { removeInterruptedWrites } from './domain/archives/upload.ts'
+import { createCatalog, type Catalog } from './domain/archives/catalog.ts'
+import { createUploadsInFlight, removeInterruptedWrites } from './domain/archives/upload.ts'
+import { createPlacement } from './domain/archives/placement.ts'
+import { createUnreadableFiles } from './domain/archives/scan.ts'
+import { createDimensionCache } from './domain/archives/pages.ts'
 import { createLogger } from './log.ts'
+import { createStopList } from './stop-list.ts'
 
 const log = createLogger('boot')
 
@@ -40,58 +45,68 @@ export async function startServer(
     config.pluginsDir,
   ])
     mkdirSync(dir, { recursive: true })
-  const db = openDb(config.dbPath)
-  const settings = openSettings(db)
-  await ensureAdminPassword(settings, config.password, options.announce)
-  const deps: Omit<Deps, 'catalog'> & { catalog?: Catalog } = {
-    config,
-    db,
-    settings,
-    jobs: createJobQueue(db),
-    search: createSearchIndex(db, settings),
-    reader: createArchiveReader({ tempDir: config.tempDir }),
-    thumbnailer: createThumbnailer(),
-    locks: createLocks(),
-    sessionKeys: { signingKey: loadSigningKey(settings) },
-    startedAt: Date.now(),
-  }
-  registerJobKinds(deps as Deps)
-  deps.jobs.recover()
-  const removed = await removeInterruptedWrites(config)
-  if (removed > 0) log.warn('removed files left by interrupted uploads', { count: removed })
-  const catalog = startCatalog(deps as Deps)
-  deps.catalog = catalog
-  const shutdown = async (app?: { stop(force: boolean): Promise<unknown> }) => {
-    catalog.stop()
-    await app?.stop(true)
-    await deps.jobs.stop()
-    await deps.reader.close()
-    await deps.thumbnailer.close()
-    db.$client.close()
-  }
-  let app: ReturnType<ReturnType<typeof createApp>['listen']>
+  const stops = createStopList()
   try {
+    const db = openDb(config.dbPath)
+    stops.push(() => db.$client.close())
+    const settings = openSettings(db)
+    await ensureAdminPassword(settings, config.password, options.announce)
+    // Jobs stop before the workers they use, the database last (reverse start order).
+    const thumbnailer = createThumbnailer()
+    stops.push(() => thumbnailer.close())
+    const reader = createArchiveReader({ tempDir: config.tempDir })
+    stops.push(() => reader.close())
+    const jobs = createJobQueue(db)
+    stops.push(() => jobs.stop())
+    const search = createSearchIndex(db, settings)
+    const deps: Deps = {
+      config,
+      db,
+      settings,
+      jobs,
+      search,
+      reader,
+      thumbnailer,
+      locks: createLocks(),
+      uploads: createUploadsInFlight(),
+      placement: createPlacement(),
+      unreadable: createUnreadableFiles(),
+      dimensions: createDimensionCache(),
+      loginThrottle: createLoginThrottle(),
+      sessionKeys: { signingKey: loadSigningKey(settings) },
+      catalog: createCatalog({ config, jobs, search }),
+      startedAt: Date.now(),
+    }
+    registerJobKinds(deps)
+    jobs.recover()
+    const removed = await removeInterruptedWrites(config)
+    if (removed > 0) log.warn('removed files left by interrupted uploads', { count: removed })
     // Elysia turns SO_REUSEPORT on: a second server on the same port would then silently share
     // its requests. Off, so it fails to start instead. Not development: no Bun error pages.
     // Bun's body cap (128 MB by default) follows the upload limit (http/body-limit.ts).
-    app = createApp(deps as Deps).listen({
+    const app = createApp(deps).listen({
       port: config.port,
       hostname: config.host,
       reusePort: false,
       development: false,
       maxRequestBodySize: serverBodyCeiling(config),
     })
+    stops.push(() => app.stop(true))
+    deps.catalog.start()
+    stops.push(() => deps.catalog.stop())
+    const port = app.server!.port!
+    const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
+    return {
+      deps,
+      url: `http://${host}:${port}`,
+      port,
+      catalog: deps.catalog,
+      stop: () => stops.stopAll(),
+    }
   } catch (error) {
-    await shutdown()
+    // What did start is stopped. A part that fails to stop is logged by the list; the start's
+    // own failure is the one reported.
+    await stops.stopAll().catch(() => undefined)
     throw error
-  }
-  const port = app.server!.port!
-  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
-  return {
-    deps: deps as Deps,
-    url: `http://${host}:${port}`,
-    port,
-    catalog,
-    stop: () => shutdown(app),
   }
 }

@@ -6,6 +6,11 @@ import type { JobQueue } from './jobs/queue.ts'
 import type { SearchIndex } from './search/types.ts'
 import type { ArchiveReader, Thumbnailer } from './archive/types.ts'
 import type { Locks } from './domain/locks.ts'
+import type { UploadsInFlight } from './domain/archives/upload.ts'
+import type { Placement } from './domain/archives/placement.ts'
+import type { UnreadableFiles } from './domain/archives/scan.ts'
+import type { DimensionCache } from './domain/archives/pages.ts'
+import type { LoginThrottle } from './domain/auth/login-throttle.ts'
 import type { SessionKeys } from './domain/auth/sessions.ts'
 import type { Catalog } from './domain/archives/catalog.ts'
 
@@ -18,8 +23,16 @@ export type Deps = {
   reader: ArchiveReader
   thumbnailer: Thumbnailer
   locks: Locks
+  uploads: UploadsInFlight
+  /** Serializes giving files their final name in the content folder (rename, upload). */
+  placement: Placement
+  /** Files the scan could not read, not retried while unchanged. */
+  unreadable: UnreadableFiles
+  /** Natural page sizes already measured. */
+  dimensions: DimensionCache
+  loginThrottle: LoginThrottle
   sessionKeys: SessionKeys
-  /** Content-folder sync (scan, watcher); set by boot once jobs are registered. */
+  /** Content-folder sync (scan, watcher); boot starts it once jobs are registered. */
   catalog: Catalog
   /** Server start, for /api/info and cache bookkeeping. */
   startedAt: number

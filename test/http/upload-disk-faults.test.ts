@@ -1,12 +1,11 @@
 // A disk that fails while an upload is being staged (full, over quota, failing): 500 Env saying the
 // upload could not be stored, never a 400 for a body that was well formed, and no file left. The
 // faults are injected at the staged file's writes: a full disk cannot be made unprivileged.
-import { afterEach, describe, expect, it } from 'bun:test'
+import { describe, expect, it } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
-import { stagingWriteFaults } from '../../src/domain/archives/upload.ts'
 
 const MiB = 1024 * 1024
 
@@ -16,11 +15,10 @@ const stagedFiles = (app: TestServer) =>
 /** From the `after`-th write of the staged file on, the disk answers `code`, as the kernel would. */
 function failWritesAfter(app: TestServer, after: number, code: string) {
   let writes = 0
-  stagingWriteFaults.set(app.deps.config.tempDir, () =>
+  app.deps.uploads.stagingWriteFault = () =>
     ++writes > after
       ? Object.assign(new Error(`${code}: disk fault, write`), { code, syscall: 'write' })
-      : undefined,
-  )
+      : undefined
 }
 
 /** A well-formed upload of an 8 MiB file that claims to be a CBZ. */
@@ -37,15 +35,9 @@ function bigUpload(app: TestServer, cookie: string) {
   return app.req('/api/archives/upload', { method: 'PUT', body: form, cookie })
 }
 
-const servers: TestServer[] = []
-afterEach(() => {
-  for (const app of servers.splice(0)) stagingWriteFaults.delete(app.deps.config.tempDir)
-})
-
 describe('PUT /api/archives/upload (disk faults while staging)', () => {
   it('answers 500 Env "disk is full" for ENOSPC mid-upload and removes the partial file', async () => {
     await using app = await startTestServer()
-    servers.push(app)
     await app.idle()
     const cookie = await app.login()
     failWritesAfter(app, 2, 'ENOSPC')
@@ -63,7 +55,6 @@ describe('PUT /api/archives/upload (disk faults while staging)', () => {
 
   it('names a quota or I/O fault, and answers any other write fault as not stored', async () => {
     await using app = await startTestServer()
-    servers.push(app)
     await app.idle()
     const cookie = await app.login()
     for (const [code, error] of [
@@ -82,12 +73,11 @@ describe('PUT /api/archives/upload (disk faults while staging)', () => {
 
   it('stores the next upload once the disk has room again', async () => {
     await using app = await startTestServer()
-    servers.push(app)
     await app.idle()
     const cookie = await app.login()
     failWritesAfter(app, 1, 'ENOSPC')
     expect((await bigUpload(app, cookie)).status).toBe(500)
-    stagingWriteFaults.delete(app.deps.config.tempDir)
+    app.deps.uploads.stagingWriteFault = undefined
     const source = join(app.root, 'small.cbz')
     await makeCbz(source, { pages: 1 })
     const form = new FormData()

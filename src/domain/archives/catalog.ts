@@ -21,25 +21,22 @@ export type Catalog = {
   restartWatcher(): boolean
   /** Stops the watcher; rescans still run on request. */
   stopWatcher(): void
+  /**
+   * Builds the index, queues the first scan and starts the watcher when the config asks for it.
+   * Called once the job kinds are registered and the server listens.
+   */
+  start(): void
   stop(): void
 }
 
-export function startCatalog(deps: Deps): Catalog {
+export function createCatalog(deps: Pick<Deps, 'config' | 'jobs' | 'search'>): Catalog {
   let lastScan: number | null = null
   let watcher: FSWatcher | null = null
   let timer: ReturnType<typeof setTimeout> | null = null
   let stopped = false
+  let built: Promise<void> = Promise.resolve()
 
   const rescan = () => (lastScan = deps.jobs.enqueue('rescan', {}))
-
-  // Built on a later tick, once boot has started listening: /api/info answers at once while
-  // search answers 204 until this finishes. A server stopped before that tick skips both, since
-  // its database is closed by then.
-  const built = Bun.sleep(0)
-    .then(() => (stopped ? undefined : deps.search.build()))
-    .then(() => {
-      if (!stopped) rescan()
-    })
 
   const stopWatcher = () => {
     if (timer) clearTimeout(timer)
@@ -70,8 +67,6 @@ export function startCatalog(deps: Deps): Catalog {
     }
   }
 
-  if (deps.config.watch) startWatcher()
-
   return {
     rescan,
     async idle() {
@@ -94,6 +89,17 @@ export function startCatalog(deps: Deps): Catalog {
       return true
     },
     stopWatcher,
+    start() {
+      // Built on a later tick: /api/info answers at once while search answers 204 until this
+      // finishes. A server stopped before that tick skips both, since its database is closed by
+      // then.
+      built = Bun.sleep(0)
+        .then(() => (stopped ? undefined : deps.search.build()))
+        .then(() => {
+          if (!stopped) rescan()
+        })
+      if (deps.config.watch) startWatcher()
+    },
     stop() {
       stopped = true
       stopWatcher()

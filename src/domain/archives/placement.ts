@@ -9,22 +9,24 @@ import type { Deps } from '../../deps.ts'
 import { findArchiveByPath } from '../../db/repos/archives.repo.ts'
 import { toContentPath } from './files.ts'
 
-/** Tail of the placements queued per content folder (servers in one process are separate). */
-const tails = new Map<string, Promise<unknown>>()
+/** The placement queue of one server's content folder. */
+export type Placement = {
+  /** Runs `place` after every placement queued before it has ended. */
+  alone<T>(place: () => Promise<T>): Promise<T>
+}
 
-/** Runs `place` after every placement queued before it in this content folder has ended. */
-export function placeAlone<T>(contentDir: string, place: () => Promise<T>): Promise<T> {
-  const previous = tails.get(contentDir) ?? Promise.resolve()
-  const run = previous.then(place)
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  )
-  tails.set(contentDir, tail)
-  void tail.then(() => {
-    if (tails.get(contentDir) === tail) tails.delete(contentDir)
-  })
-  return run
+export function createPlacement(): Placement {
+  let tail: Promise<unknown> = Promise.resolve()
+  return {
+    alone(place) {
+      const run = tail.then(place)
+      tail = run.then(
+        () => undefined,
+        () => undefined,
+      )
+      return run
+    },
+  }
 }
 
 /** Whether anything (a file, a folder, a dangling link) is at this path. */
@@ -56,7 +58,7 @@ export async function findSameNamedFile(absPath: string, except?: string): Promi
 
 /**
  * Whether a file or a catalogue row already holds this path, in any normalization form of its
- * name (see findSameNamedFile). Call it inside `placeAlone`.
+ * name (see findSameNamedFile). Call it inside `placement.alone`.
  */
 export async function isPathTaken(
   deps: Pick<Deps, 'db' | 'config'>,

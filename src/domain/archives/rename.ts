@@ -15,7 +15,7 @@ import {
   toAbsolutePath,
   toContentPath,
 } from './files.ts'
-import { findSameNamedFile, isPathTaken, pathExists, placeAlone } from './placement.ts'
+import { findSameNamedFile, isPathTaken, pathExists } from './placement.ts'
 
 const log = createLogger('rename')
 
@@ -60,7 +60,7 @@ export function renameArchive(deps: Deps, row: ArchiveRow, requested: string): P
     const from = toAbsolutePath(deps.config.contentDir, row.path)
     const to = join(dirname(from), name)
     if (to === from) return row
-    return placeAlone(deps.config.contentDir, () => moveArchive(deps, row, from, to))
+    return deps.placement.alone(() => moveArchive(deps, row, from, to))
   })
 }
 
@@ -68,7 +68,7 @@ function assertNameFits(name: string): void {
   if (Buffer.byteLength(name) > MAX_NAME_BYTES) throw fail.bad_request('File name too long.')
 }
 
-/** Runs alone (placeAlone): the checks still hold when the file is moved. */
+/** Runs alone (placement.alone): the checks still hold when the file is moved. */
 async function moveArchive(
   deps: Deps,
   row: ArchiveRow,

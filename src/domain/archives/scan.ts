@@ -42,8 +42,22 @@ export type ScanResult = {
 type Found = { absPath: string; path: string; size: number; mtimeMs: number }
 type Read = Found & ReadArchive
 
-/** Unreadable files are remembered by (path, size, mtime) so a rescan does not retry them. */
-const knownUnreadable = new Map<string, string>()
+/** One server's unreadable files, by (path, size, mtime), so a rescan does not retry them. */
+export type UnreadableFiles = {
+  /** Whether the file at `path` failed to read while it had this size and mtime. */
+  has(path: string, size: number, mtimeMs: number): boolean
+  remember(path: string, size: number, mtimeMs: number): void
+}
+
+export function createUnreadableFiles(): UnreadableFiles {
+  const stamps = new Set<string>()
+  return {
+    has: (path, size, mtimeMs) => stamps.has(`${path}|${size}|${mtimeMs}`),
+    remember(path, size, mtimeMs) {
+      stamps.add(`${path}|${size}|${mtimeMs}`)
+    },
+  }
+}
 
 export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<ScanResult> {
   const { contentDir } = deps.config
@@ -75,7 +89,7 @@ export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<S
     const row = known.get(path)
     const unchanged = row && row.size === st.size && row.mtimeMs === Math.floor(st.mtimeMs)
     if (unchanged && !row.unlinked) continue
-    if (knownUnreadable.has(`${path}|${st.size}|${Math.floor(st.mtimeMs)}`)) continue
+    if (deps.unreadable.has(path, st.size, Math.floor(st.mtimeMs))) continue
     changed.push({ absPath, path, size: st.size, mtimeMs: Math.floor(st.mtimeMs) })
   }
   result.scanned = files.length
@@ -143,7 +157,7 @@ async function readArchiveFile(
     return { ...item, id, pages }
   } catch (error) {
     const reason = error instanceof AppError ? error.message : 'unreadable archive'
-    knownUnreadable.set(`${item.path}|${item.size}|${item.mtimeMs}`, reason)
+    deps.unreadable.remember(item.path, item.size, item.mtimeMs)
     result.unreadable.push({ path: item.path, reason })
     return { ...item, reason }
   }

@@ -10,7 +10,7 @@ import { tx } from '../../db/client.ts'
 import { fail, AppError } from '../../errors.ts'
 import { detectFormatOf } from '../../archive/format.ts'
 import { archiveExtension, ID_PREFIX_BYTES, TEMP_MARKER } from './files.ts'
-import { isPathTaken, placeAlone } from './placement.ts'
+import { isPathTaken } from './placement.ts'
 import { walkContentFolder } from './walk.ts'
 import { insertCatalogRow, type ImportOverrides } from './import.ts'
 import { validateFileName } from './rename.ts'
@@ -40,10 +40,22 @@ export type UploadInput = ImportOverrides & { checksum?: string }
 
 const STAGED_PREFIX = 'upload-'
 
-/** Ids being uploaded right now: a concurrent upload of the same file is a duplicate (409). */
-const inFlight = new Set<string>()
-/** Paths being written into a content folder right now. */
-const namesInFlight = new Set<string>()
+/** One server's uploads in progress. */
+export type UploadsInFlight = {
+  /** Ids being uploaded right now: a concurrent upload of the same file is a duplicate (409). */
+  ids: Set<string>
+  /** Paths being written into the content folder right now. */
+  paths: Set<string>
+  /**
+   * Test seam: a disk fault to raise instead of the staged file's next write. A full disk
+   * (ENOSPC) or a failing one (EIO) cannot be produced unprivileged in a test.
+   */
+  stagingWriteFault?: () => Error | undefined
+}
+
+export function createUploadsInFlight(): UploadsInFlight {
+  return { ids: new Set(), paths: new Set() }
+}
 
 async function headOf(path: string): Promise<Uint8Array> {
   const handle = await open(path, 'r')
@@ -95,7 +107,7 @@ function couldNotStore(cause: unknown): AppError {
  * removes the partial file and is rethrown.
  */
 export async function stageUpload(
-  deps: Pick<Deps, 'config'>,
+  deps: Pick<Deps, 'config' | 'uploads'>,
   clientName: string,
   content: AsyncIterable<Uint8Array>,
 ): Promise<StagedUpload> {
@@ -119,7 +131,7 @@ export async function stageUpload(
         prefix.update(head)
         hashed += head.byteLength
       }
-      await writeAll(handle, chunk, deps.config.tempDir)
+      await writeAll(handle, chunk, deps.uploads)
     }
   } catch (error) {
     failure = { error }
@@ -135,19 +147,13 @@ export async function stageUpload(
   return { name, path, sha1: whole.digest('hex'), id: prefix.digest('hex') }
 }
 
-/**
- * Test seam, keyed by temp folder: a disk fault to raise instead of the staged file's next write.
- * A full disk (ENOSPC) or a failing one (EIO) cannot be produced unprivileged in a test.
- */
-export const stagingWriteFaults = new Map<string, () => Error | undefined>()
-
 async function writeAll(
   handle: Awaited<ReturnType<typeof open>>,
   chunk: Uint8Array,
-  tempDir: string,
+  uploads: UploadsInFlight,
 ): Promise<void> {
   try {
-    const fault = stagingWriteFaults.get(tempDir)?.()
+    const fault = uploads.stagingWriteFault?.()
     if (fault) throw fault
     for (let offset = 0; offset < chunk.byteLength;) {
       offset += (await handle.write(chunk, offset)).bytesWritten
@@ -205,19 +211,17 @@ export async function uploadArchive(
       throw fail.unprocessable(`The file cannot be read as an archive: ${reason}`)
     })
     deps.reader.forget(staged.path)
-    // Keyed by content folder too: servers in one process (tests) have separate libraries.
-    const key = `${deps.config.contentDir}|${id}`
-    if (inFlight.has(key) || findArchive(deps.db, id))
+    if (deps.uploads.ids.has(id) || findArchive(deps.db, id))
       throw fail.conflict('This file already exists in the library.', { id })
-    inFlight.add(key)
-    claimed = key
+    deps.uploads.ids.add(id)
+    claimed = id
 
     const finalPath = join(deps.config.contentDir, name)
     const taken = () => fail.conflict(`A file named ${name} already exists in the content folder.`)
     // Early answer before the copy; checked again where the file is placed. Two different files
     // uploaded under one name at once: the second is a 409 as well.
-    if (namesInFlight.has(finalPath) || (await isPathTaken(deps, finalPath))) throw taken()
-    namesInFlight.add(finalPath)
+    if (deps.uploads.paths.has(finalPath) || (await isPathTaken(deps, finalPath))) throw taken()
+    deps.uploads.paths.add(finalPath)
     claimedName = finalPath
     // Not named after the upload: a name near the length limit must not overflow it here.
     const tempPath = join(deps.config.contentDir, `${TEMP_MARKER}${crypto.randomUUID()}`)
@@ -236,7 +240,7 @@ export async function uploadArchive(
         )
       }
       const st = await stat(tempPath)
-      const row = await placeAlone(deps.config.contentDir, async () => {
+      const row = await deps.placement.alone(async () => {
         // A rename may have taken the name since the early check.
         if (await isPathTaken(deps, finalPath)) throw taken()
         // The row is written before the rename so the watcher's rescan finds the file known.
@@ -256,8 +260,8 @@ export async function uploadArchive(
       await discard(tempPath)
     }
   } finally {
-    if (claimed) inFlight.delete(claimed)
-    if (claimedName) namesInFlight.delete(claimedName)
+    if (claimed) deps.uploads.ids.delete(claimed)
+    if (claimedName) deps.uploads.paths.delete(claimedName)
     await discard(staged.path)
   }
 }

@@ -3,7 +3,6 @@
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
-import { createLoginThrottle, type LoginThrottle } from './login-throttle.ts'
 import { passwordEnabled, setAdminPassword, verifyAdminPassword } from './password.ts'
 import {
   openSession,
@@ -14,23 +13,14 @@ import {
 
 const log = createLogger('auth')
 
-/** One throttle per server instance (tests run several in one process). */
-const throttles = new WeakMap<Deps['db'], LoginThrottle>()
-
-function throttleOf(deps: Pick<Deps, 'db'>): LoginThrottle {
-  let throttle = throttles.get(deps.db)
-  if (!throttle) throttles.set(deps.db, (throttle = createLoginThrottle()))
-  return throttle
-}
-
 /** With protection disabled any password opens a session (the server is open anyway). */
 export async function login(
-  deps: Pick<Deps, 'db' | 'settings' | 'sessionKeys'>,
+  deps: Pick<Deps, 'db' | 'settings' | 'sessionKeys' | 'loginThrottle'>,
   password: string,
   meta: SessionMeta,
 ): Promise<SessionGrant> {
   if (passwordEnabled(deps.settings)) {
-    const throttle = throttleOf(deps)
+    const throttle = deps.loginThrottle
     const lockedMs = throttle.begin(meta.ip)
     if (lockedMs > 0) {
       log.warn('login refused: too many failures', { ip: meta.ip })
