@@ -1,9 +1,8 @@
 // Entry names are untrusted input: the safe-name guard, the page filter and the page order.
 import { fail } from '../errors.ts'
+import { PAGE_EXTENSIONS } from '../model/formats.ts'
 import { naturalCompare } from '../model/natural-sort.ts'
 import { MAX_ENTRIES } from './limits.ts'
-
-const PAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'bmp', 'jxl'])
 
 /** Archives made on Windows use backslashes; every format exposes names with '/' only. */
 export function normalizeEntryName(raw: string): string {

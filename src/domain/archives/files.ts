@@ -1,24 +1,7 @@
 // Archive file names: which files are archives, their LANraragi filename/extension, the id hash.
 import { open } from 'node:fs/promises'
 import { basename, join, relative, sep } from 'node:path'
-
-/** Compound extensions first so `x.tar.gz` is not read as `gz`. */
-const ARCHIVE_EXTENSIONS = [
-  'tar.gz',
-  'tar.bz2',
-  'tar.xz',
-  'zip',
-  'cbz',
-  'rar',
-  'cbr',
-  '7z',
-  'cb7',
-  'tar',
-  'cbt',
-  'tgz',
-  'tbz2',
-  'txz',
-]
+import { ARCHIVE_EXTENSIONS } from '../../model/formats.ts'
 
 /** The sidecar patch zip of an archive lives beside it and is not an archive of its own. */
 export const PATCH_SUFFIX = '.patch.zip'

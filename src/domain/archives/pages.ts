@@ -8,22 +8,6 @@ import { asReadFailure, isReadFailure } from './read-failure.ts'
 
 const log = createLogger('archives')
 
-const CONTENT_TYPES: Record<string, string> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  bmp: 'image/bmp',
-  jxl: 'image/jxl',
-}
-
-export function contentTypeOf(entryName: string): string {
-  const ext = entryName.slice(entryName.lastIndexOf('.') + 1).toLowerCase()
-  return CONTENT_TYPES[ext] ?? 'application/octet-stream'
-}
-
 export function pagesOf(deps: Pick<Deps, 'db'>, row: ArchiveRow): string[] {
   return readArchivePages(deps.db, row.id) ?? []
 }
@@ -83,28 +67,8 @@ export async function readPageBytes(
   }
 }
 
-type Size = { width: number; height: number }
-
-/** One server's measured page sizes, by page etag. */
-export type DimensionCache = {
-  get(etag: string): Size | undefined
-  set(etag: string, size: Size): void
-}
-
-/** Past this many sizes the cache starts over: bounded memory, no per-hit bookkeeping. */
+const dimensionCache = new Map<string, { width: number; height: number }>()
 const DIMENSION_CACHE_MAX = 20_000
-
-export function createDimensionCache(): DimensionCache {
-  const sizes = new Map<string, Size>()
-  return {
-    get: (etag) => sizes.get(etag),
-    set(etag, size) {
-      if (sizes.size >= DIMENSION_CACHE_MAX) sizes.clear()
-      sizes.set(etag, size)
-    },
-  }
-}
-
 /** Pages measured per request at most (each page is read and its header parsed in a worker). */
 export const MAX_DIMENSION_PAGES = 500
 
@@ -122,7 +86,7 @@ export async function pageDimensions(
   const sizes = await Promise.all(
     pages.map(async (entry, index) => {
       const key = pageEtag(row, entry)
-      let size = deps.dimensions.get(key)
+      let size = dimensionCache.get(key)
       if (!size) {
         try {
           const bytes = await deps.reader.readPage(
@@ -135,7 +99,8 @@ export async function pageDimensions(
           failed.push({ page: entry, error: error.message })
           return { page: index + 1, path: entry, width: 0, height: 0 }
         }
-        deps.dimensions.set(key, size)
+        if (dimensionCache.size >= DIMENSION_CACHE_MAX) dimensionCache.clear()
+        dimensionCache.set(key, size)
       }
       return { page: index + 1, path: entry, ...size }
     }),

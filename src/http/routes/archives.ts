@@ -17,7 +17,6 @@ import {
   updateMetadata,
 } from '../../domain/archives/edit.ts'
 import {
-  contentTypeOf,
   listFiles,
   pageDimensions,
   pageEtag,
@@ -38,6 +37,7 @@ import { etagMatches } from '../conditional.ts'
 import { leaveBodyUnread, readUploadForm } from '../upload-form.ts'
 import { addToCategory, getCategory } from '../../domain/collections/categories.ts'
 import { toAbsolutePath } from '../../domain/archives/files.ts'
+import { archiveMimeType, pageMimeType } from '../../model/formats.ts'
 import { guestVisibleIds } from '../../search/guest-scope.ts'
 
 const IdParams = t.Object({ id: t.String() })
@@ -48,23 +48,6 @@ function formFields(body: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(body).filter(([, v]) => typeof v === 'string'))
 }
 const Query = t.Record(t.String(), t.String())
-
-const ARCHIVE_CONTENT_TYPES: Record<string, string> = {
-  zip: 'application/zip',
-  cbz: 'application/vnd.comicbook+zip',
-  rar: 'application/vnd.rar',
-  cbr: 'application/vnd.comicbook-rar',
-  '7z': 'application/x-7z-compressed',
-  cb7: 'application/x-7z-compressed',
-  tar: 'application/x-tar',
-  cbt: 'application/x-tar',
-  'tar.gz': 'application/gzip',
-  tgz: 'application/gzip',
-  'tar.bz2': 'application/x-bzip2',
-  tbz2: 'application/x-bzip2',
-  'tar.xz': 'application/x-xz',
-  txz: 'application/x-xz',
-}
 
 /**
  * `filename` (quoted, ASCII only) for clients that read nothing else, and `filename*` (RFC 6266,
@@ -158,7 +141,7 @@ export const archivesRoutes = (deps: Deps) =>
         const name = `${row.filename}.${row.extension}`
         return new Response(file, {
           headers: {
-            'content-type': ARCHIVE_CONTENT_TYPES[row.extension] ?? 'application/octet-stream',
+            'content-type': archiveMimeType(row.extension),
             'content-disposition': attachmentDisposition(name),
           },
         })
@@ -216,7 +199,7 @@ export const archivesRoutes = (deps: Deps) =>
           return new Response(null, { status: 304, headers })
         const bytes = await readPageBytes(deps, row, entry)
         return new Response(bytes as Uint8Array<ArrayBuffer>, {
-          headers: { ...headers, 'content-type': contentTypeOf(entry) },
+          headers: { ...headers, 'content-type': pageMimeType(entry) },
         })
       },
       { params: IdParams, query: Query },
