@@ -67,8 +67,28 @@ export async function readPageBytes(
   }
 }
 
-const dimensionCache = new Map<string, { width: number; height: number }>()
+type Size = { width: number; height: number }
+
+/** One server's measured page sizes, by page etag. */
+export type DimensionCache = {
+  get(etag: string): Size | undefined
+  set(etag: string, size: Size): void
+}
+
+/** Past this many sizes the cache starts over: bounded memory, no per-hit bookkeeping. */
 const DIMENSION_CACHE_MAX = 20_000
+
+export function createDimensionCache(): DimensionCache {
+  const sizes = new Map<string, Size>()
+  return {
+    get: (etag) => sizes.get(etag),
+    set(etag, size) {
+      if (sizes.size >= DIMENSION_CACHE_MAX) sizes.clear()
+      sizes.set(etag, size)
+    },
+  }
+}
+
 /** Pages measured per request at most (each page is read and its header parsed in a worker). */
 export const MAX_DIMENSION_PAGES = 500
 
@@ -86,7 +106,7 @@ export async function pageDimensions(
   const sizes = await Promise.all(
     pages.map(async (entry, index) => {
       const key = pageEtag(row, entry)
-      let size = dimensionCache.get(key)
+      let size = deps.dimensions.get(key)
       if (!size) {
         try {
           const bytes = await deps.reader.readPage(
@@ -99,8 +119,7 @@ export async function pageDimensions(
           failed.push({ page: entry, error: error.message })
           return { page: index + 1, path: entry, width: 0, height: 0 }
         }
-        if (dimensionCache.size >= DIMENSION_CACHE_MAX) dimensionCache.clear()
-        dimensionCache.set(key, size)
+        deps.dimensions.set(key, size)
       }
       return { page: index + 1, path: entry, ...size }
     }),
