@@ -10,6 +10,7 @@ import { createLoginThrottle } from './domain/auth/login-throttle.ts'
 import { ensureAdminPassword } from './domain/auth/password.ts'
 import { loadSigningKey } from './domain/auth/signing-key.ts'
 import { createSearchIndex } from './search/index.ts'
+import { createIndexSource } from './domain/search/index-source.ts'
 import { createArchiveReader } from './archive/reader.ts'
 import { createThumbnailer } from './workers/thumbnailer.ts'
 import { registerJobKinds } from './jobs/kinds/index.ts'
@@ -58,7 +59,7 @@ export async function startServer(
     stops.push(() => reader.close())
     const jobs = createJobQueue(db)
     stops.push(() => jobs.stop())
-    const search = createSearchIndex(db, settings)
+    const search = createSearchIndex(createIndexSource(db))
     const deps: Deps = {
       config,
       db,

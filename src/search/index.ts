@@ -1,15 +1,7 @@
-// The search engine behind SearchIndex: built once from the database, then kept current by the
-// catalog's writes (upsertArchive/removeArchive) and the Tankoubon writes, never rebuilt per
-// request. Results of equal searches are cached until the next write or clearCache().
-import type { Db } from '../db/client.ts'
-import type { SettingsStore } from '../domain/settings.ts'
-import type { ArchiveRow } from '../db/repos/archives.repo.ts'
-import {
-  findTankoubonRecords,
-  listIndexArchives,
-  listTankoubonRecords,
-  type IndexArchiveRow,
-} from '../db/repos/search.repo.ts'
+// The search engine behind SearchIndex: built once from its source (the database, through a
+// loader the server hands in), then kept current by the catalog's writes
+// (upsertArchive/removeArchive) and the Tankoubon writes, never rebuilt per request. Results of
+// equal searches are cached until the next write or clearCache().
 import {
   applyTerms,
   createMarks,
@@ -23,7 +15,14 @@ import { foldTags, type Term } from './query.ts'
 import { createSortKeys } from './sort.ts'
 import { ARCHIVE, TANK, createStore, type DocInput } from './store.ts'
 import { createTanks } from './tanks.ts'
-import type { IndexQuery, IndexResult, SearchIndex, TagStat } from './types.ts'
+import type {
+  IndexArchive,
+  IndexQuery,
+  IndexResult,
+  IndexSource,
+  SearchIndex,
+  TagStat,
+} from './types.ts'
 import { createVocabulary } from './vocabulary.ts'
 
 /** Cached results kept at most (each holds its ordered slots, up to the library's size). */
@@ -32,7 +31,7 @@ const CACHE_ENTRIES = 64
 /** A guest scope as slot marks, and the library views it gives (by `grouped:tanksOnly`). */
 type ScopeEntry = { version: number; marks: Uint8Array; views: Map<string, Slots> }
 
-function archiveDoc(row: IndexArchiveRow): DocInput {
+function archiveDoc(row: IndexArchive): DocInput {
   return {
     id: row.id,
     kind: ARCHIVE,
@@ -54,14 +53,7 @@ function createState() {
   return { vocab, store, tanks, sortKeys, marks: createMarks() }
 }
 
-/** The index of each open database, for callers that hold only the db (collections' scope). */
-const indexOfDb = new WeakMap<Db, SearchIndex>()
-
-export function searchIndexOf(db: Db): SearchIndex | undefined {
-  return indexOfDb.get(db)
-}
-
-export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex {
+export function createSearchIndex(source: IndexSource): SearchIndex {
   let state = createState()
   let ready = false
   let epoch = 0
@@ -162,8 +154,8 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
     async build() {
       const next = createState()
       next.vocab.unseal()
-      for (const row of listIndexArchives(db)) next.store.put(archiveDoc(row), true)
-      for (const record of listTankoubonRecords(db)) next.tanks.set(record, true)
+      for (const row of source.listArchives()) next.store.put(archiveDoc(row), true)
+      for (const record of source.listTankoubons()) next.tanks.set(record, true)
       next.tanks.flush(true)
       next.vocab.seal()
       next.store.sortTitles()
@@ -175,7 +167,7 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       touch()
     },
 
-    upsertArchive(row: ArchiveRow) {
+    upsertArchive(row: IndexArchive) {
       if (row.unlinked) return index.removeArchive(row.id)
       state.store.put(archiveDoc(row))
       state.tanks.archiveChanged(row.id)
@@ -189,7 +181,7 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
     },
 
     refreshTankoubon(id: string) {
-      const [record] = findTankoubonRecords(db, [id])
+      const [record] = source.listTankoubons([id])
       if (record) state.tanks.set(record)
       else state.tanks.delete(id)
       touch()
@@ -301,6 +293,5 @@ export function createSearchIndex(db: Db, _settings: SettingsStore): SearchIndex
       return stats
     },
   }
-  indexOfDb.set(db, index)
   return index
 }

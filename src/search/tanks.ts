@@ -1,14 +1,15 @@
 // Tankoubons inside the index: membership both ways, and each Tankoubon's document derived from
-// its own name and tags plus its members' tags, pages, New flags and last-read times. Member
-// changes mark the Tankoubon dirty; flush() re-derives before the next read, so bulk edits
-// derive once.
-import type { TankoubonRecord } from '../db/repos/search.repo.ts'
+// its own name and tags plus its members' tags, pages, New flags and last-read times (the rules
+// of model/tankoubon-summary.ts). Member changes mark the Tankoubon dirty; flush() re-derives
+// before the next read, so bulk edits derive once.
+import { summarizeTankoubon, type MemberFigures } from '../model/tankoubon-summary.ts'
 import { foldTags } from './query.ts'
 import { ARCHIVE, TANK, type Store } from './store.ts'
+import type { IndexTankoubon } from './types.ts'
 import type { Vocabulary } from './vocabulary.ts'
 
 export function createTanks(store: Store, vocab: Vocabulary) {
-  const records = new Map<string, TankoubonRecord>()
+  const records = new Map<string, IndexTankoubon>()
   const tanksOf = new Map<string, Set<string>>()
   const dirty = new Set<string>()
 
@@ -18,7 +19,7 @@ export function createTanks(store: Store, vocab: Vocabulary) {
     store.groupCount[slot] = tanksOf.get(archiveId)?.size ?? 0
   }
 
-  const unlink = (record: TankoubonRecord) => {
+  const unlink = (record: IndexTankoubon) => {
     for (const member of record.members) {
       const set = tanksOf.get(member)
       set?.delete(record.id)
@@ -27,37 +28,35 @@ export function createTanks(store: Store, vocab: Vocabulary) {
     }
   }
 
-  const derive = (record: TankoubonRecord, bulk: boolean) => {
+  const derive = (record: IndexTankoubon, bulk: boolean) => {
+    // Own tags first, then every member's: a filter on any member tag finds the Tankoubon.
     const tags = foldTags(record.tags)
-    let pagecount = 0
-    let isnew = false
-    let lastread = record.lastreadtime
-    let live = 0
+    const live: MemberFigures[] = []
     for (const member of record.members) {
       const slot = store.slotOf.get(member)
       if (slot === undefined || store.kind[slot] !== ARCHIVE) continue
-      live++
-      pagecount += store.pagecount[slot]!
-      isnew ||= store.isnew[slot]!
-      // Reading a member counts as reading the Tankoubon (sortby=lastread would drop it otherwise).
-      lastread = Math.max(lastread, store.lastread[slot]!)
+      live.push({
+        pagecount: store.pagecount[slot]!,
+        isnew: store.isnew[slot]!,
+        lastreadtime: store.lastread[slot]!,
+      })
       for (const id of store.tagIds[slot]!) tags.push(vocab.tag(id))
     }
+    const summary = summarizeTankoubon(record, live)
     const slot = store.put(
       {
         id: record.id,
         kind: TANK,
         title: record.name,
         tags,
-        pagecount,
-        // A removed member can leave the stored progress past the pages that remain.
-        progress: pagecount > 0 ? Math.min(record.progress, pagecount) : record.progress,
-        lastread,
-        isnew,
+        pagecount: summary.pagecount,
+        progress: summary.progress,
+        lastread: summary.lastreadtime,
+        isnew: summary.isnew,
       },
       bulk,
     )
-    store.groupCount[slot] = live
+    store.groupCount[slot] = live.length
   }
 
   const ownTags = (id: string): string[] => {
@@ -81,7 +80,7 @@ export function createTanks(store: Store, vocab: Vocabulary) {
     members: (id: string): readonly string[] => records.get(id)?.members ?? [],
     tanksOf: (archiveId: string): ReadonlySet<string> | undefined => tanksOf.get(archiveId),
 
-    set(record: TankoubonRecord, bulk = false) {
+    set(record: IndexTankoubon, bulk = false) {
       const previous = records.get(record.id)
       if (previous) unlink(previous)
       records.set(record.id, record)

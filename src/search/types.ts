@@ -1,7 +1,41 @@
-// The in-memory search index as the rest of the server sees it (implemented in src/search/).
-import type { ArchiveRow } from '../db/repos/archives.repo.ts'
+// The in-memory search index as the rest of the server sees it (implemented in src/search/), and
+// what it is built from: documents handed in by a loader, so the engine never reads tables.
 import type { Term } from './query.ts'
 import type { SortSpec } from './sort.ts'
+
+/** The fields of an archive the index reads (an archive row fits as it is). */
+export type IndexArchive = {
+  id: string
+  title: string
+  /** Stored tag string: comma-separated, namespace:value. */
+  tags: string
+  isnew: boolean
+  progress: number
+  pagecount: number
+  lastreadtime: number
+  /** A hidden (unlinked) archive leaves the index. */
+  unlinked?: boolean
+}
+
+/** The fields of a Tankoubon the index reads; its figures come from its members. */
+export type IndexTankoubon = {
+  id: string
+  name: string
+  /** Its own tags only; the members' tags are the index's to add. */
+  tags: string
+  progress: number
+  lastreadtime: number
+  /** Member archive ids in reading order. */
+  members: readonly string[]
+}
+
+/** Where the index reads its documents from (the database, in the server). */
+export type IndexSource = {
+  /** Every linked archive: the build. */
+  listArchives(): Iterable<IndexArchive>
+  /** Tankoubons with their members: all of them (the build), or those of `ids` that exist. */
+  listTankoubons(ids?: readonly string[]): Iterable<IndexTankoubon>
+}
 
 /** One resolved search: filters already parsed, category and guest scope already looked up. */
 export type IndexQuery = {
@@ -38,12 +72,12 @@ export type SearchIndex = {
   readonly version: number
   /** Unix time in ms of the last write, clearCache or build (0 before any): cache_last_cleared. */
   readonly changedAt: number
-  /** Builds everything from the database (start, rebuild-index job). */
+  /** Builds everything from the source (start, rebuild-index job). */
   build(): Promise<void>
   /** Called in the same request as every archive write, so the next search sees it. */
-  upsertArchive(row: ArchiveRow): void
+  upsertArchive(archive: IndexArchive): void
   removeArchive(id: string): void
-  /** Re-reads one Tankoubon (name, tags, members) from the database. */
+  /** Re-reads one Tankoubon (name, tags, members) from the source. */
   refreshTankoubon(id: string): void
   removeTankoubon(id: string): void
   /** Live archives in the index (Tankoubons not counted): /api/info's total_archives. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
 import { seedArchive, seedCategory, seedTankoubon } from '../helpers/seed.ts'
 import { createSearchIndex } from '../../src/search/index.ts'
+import { createIndexSource } from '../../src/domain/search/index-source.ts'
 
 type Wire = Record<string, any>
 
@@ -97,7 +98,7 @@ describe('guest scope on search endpoints', () => {
 describe('before the index is built', () => {
   it('answers a bare 204 on every search endpoint', async () => {
     // Swaps in a fresh, unbuilt index; this server is not used afterwards.
-    app.deps.search = createSearchIndex(app.deps.db, app.deps.settings)
+    app.deps.search = createSearchIndex(createIndexSource(app.deps.db))
     for (const path of [
       '/api/search',
       '/api/search/ids',

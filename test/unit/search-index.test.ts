@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDb, type Db } from '../../src/db/client.ts'
 import { updateArchive } from '../../src/db/repos/archives.repo.ts'
-import { openSettings } from '../../src/domain/settings.ts'
+import { createIndexSource } from '../../src/domain/search/index-source.ts'
 import { createSearchIndex } from '../../src/search/index.ts'
 import { parseFilter } from '../../src/search/query.ts'
 import type { IndexQuery, SearchIndex } from '../../src/search/types.ts'
@@ -17,7 +17,7 @@ let search: SearchIndex
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'tankobun-search-'))
   db = openDb(join(root, 'db.sqlite'))
-  search = createSearchIndex(db, openSettings(db))
+  search = createSearchIndex(createIndexSource(db))
   await search.build()
 })
 

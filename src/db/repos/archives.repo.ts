@@ -51,6 +51,25 @@ export function listArchives(db: Db): ArchiveRow[] {
   return db.select().from(archives).where(eq(archives.unlinked, false)).all()
 }
 
+type IndexColumns = 'id' | 'title' | 'tags' | 'isnew' | 'progress' | 'pagecount' | 'lastreadtime'
+
+/** Only the columns the search index reads, for every linked archive (its build at start). */
+export function listIndexArchives(db: Db): Pick<ArchiveRow, IndexColumns>[] {
+  return db
+    .select({
+      id: archives.id,
+      title: archives.title,
+      tags: archives.tags,
+      isnew: archives.isnew,
+      progress: archives.progress,
+      pagecount: archives.pagecount,
+      lastreadtime: archives.lastreadtime,
+    })
+    .from(archives)
+    .where(eq(archives.unlinked, false))
+    .all()
+}
+
 /** Path, size, mtime and hidden flag of every row: what a rescan needs to skip unchanged files. */
 export function listArchiveFileStamps(
   db: Db,

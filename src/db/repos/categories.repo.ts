@@ -14,6 +14,16 @@ export function listCategoryRows(db: Db): CategoryRow[] {
   return db.select().from(categories).orderBy(asc(categories.id)).all()
 }
 
+/** Categories flagged visible to guests, by id: what the guest scope is made of. */
+export function listGuestCategoryRows(db: Db): CategoryRow[] {
+  return db
+    .select()
+    .from(categories)
+    .where(eq(categories.visibleToGuest, true))
+    .orderBy(asc(categories.id))
+    .all()
+}
+
 export function insertCategory(db: Db, row: NewCategoryRow): CategoryRow {
   return db.insert(categories).values(row).returning().get()
 }

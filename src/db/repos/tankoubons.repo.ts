@@ -6,6 +6,12 @@ import { tankoubons, tankoubonMembers } from '../schema/collections.ts'
 export type TankoubonRow = typeof tankoubons.$inferSelect
 export type NewTankoubonRow = typeof tankoubons.$inferInsert
 
+/** A Tankoubon row with its member archive ids in reading order. */
+export type TankoubonWithMembers = { row: TankoubonRow; members: string[] }
+
+/** SQLite caps bound parameters: long id lists are read in slices. */
+const ID_SLICE = 500
+
 export function findTankoubon(db: Db, id: string): TankoubonRow | undefined {
   return db.select().from(tankoubons).where(eq(tankoubons.id, id)).get()
 }
@@ -40,6 +46,40 @@ export function listTankMembers(db: Db, tankoubonId: string): string[] {
     .orderBy(asc(tankoubonMembers.position))
     .all()
     .map((r) => r.id)
+}
+
+/**
+ * Tankoubons with their members: every one (`ids` left out: the search index build reads all
+ * member rows at once rather than a huge IN list), or those of `ids` that exist, in slices.
+ */
+export function findTankoubonsWithMembers(db: Db, ids?: readonly string[]): TankoubonWithMembers[] {
+  const withMembers = (rows: TankoubonRow[], members: Map<string, string[]>) =>
+    rows.map((row) => ({ row, members: members.get(row.id) ?? [] }))
+  if (ids === undefined) {
+    const members = new Map<string, string[]>()
+    const rows = db
+      .select()
+      .from(tankoubonMembers)
+      .orderBy(asc(tankoubonMembers.tankoubonId), asc(tankoubonMembers.position))
+      .all()
+    for (const m of rows) {
+      const list = members.get(m.tankoubonId)
+      if (list) list.push(m.archiveId)
+      else members.set(m.tankoubonId, [m.archiveId])
+    }
+    return withMembers(db.select().from(tankoubons).all(), members)
+  }
+  const out: TankoubonWithMembers[] = []
+  for (let i = 0; i < ids.length; i += ID_SLICE) {
+    const slice = ids.slice(i, i + ID_SLICE)
+    const rows = db.select().from(tankoubons).where(inArray(tankoubons.id, slice)).all()
+    const members = membersByTankoubon(
+      db,
+      rows.map((r) => r.id),
+    )
+    out.push(...withMembers(rows, members))
+  }
+  return out
 }
 
 /** Member lists of many Tankoubons at once, each in reading order. */

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.ts'
 import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { parseArchiveId } from '../../model/ids.ts'
 import { fail } from '../../errors.ts'
-import { guestVisibleIds } from '../../search/guest-scope.ts'
+import { guestVisibleIds } from '../search/guest-scope.ts'
 
 /**
  * 400 for a malformed or unknown id (the spec's status). A guest-scoped caller gets 404 for any

@@ -7,7 +7,7 @@ import { AppError, fail } from '../../errors.ts'
 import { lastTagValue } from '../../model/tags.ts'
 import { naturalCompare } from '../../model/natural-sort.ts'
 import { toBookmarkView, type BookmarkView } from './bookmarks.ts'
-import { inScope, type Scope } from './guest-scope.ts'
+import { inScope, type Scope } from '../search/guest-scope.ts'
 
 export const BOOKMARK_SORTS = ['bookmarked_at', 'title', 'date_added'] as const
 export type BookmarkSort = (typeof BOOKMARK_SORTS)[number]

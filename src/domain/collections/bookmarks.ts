@@ -12,7 +12,7 @@ import {
 } from '../../db/repos/bookmarks.repo.ts'
 import { fail } from '../../errors.ts'
 import { parseArchiveId } from '../../model/ids.ts'
-import { inScope, type Scope } from './guest-scope.ts'
+import { inScope, type Scope } from '../search/guest-scope.ts'
 
 export type BookmarkView = {
   page: number

@@ -20,7 +20,7 @@ import {
 import { findTankoubon } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { isArchiveId, isTankoubonId, nextTimestampId, parseCategoryId } from '../../model/ids.ts'
-import { inScope, type Scope } from './guest-scope.ts'
+import { inScope, type Scope } from '../search/guest-scope.ts'
 
 export type Category = {
   id: string

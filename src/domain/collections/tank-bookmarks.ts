@@ -5,7 +5,7 @@ import { bookmarksByArchive } from '../../db/repos/bookmarks.repo.ts'
 import { toBookmarkView, type BookmarkView } from './bookmarks.ts'
 import { loadMemberPages } from './tank-pages.ts'
 import { listTankMembers } from '../../db/repos/tankoubons.repo.ts'
-import { inScope, type Scope } from './guest-scope.ts'
+import { inScope, type Scope } from '../search/guest-scope.ts'
 import { requireTankoubon } from './tank-record.ts'
 
 export type TankBookmarkView = BookmarkView & { archiveId: string; localPage: number }

@@ -6,7 +6,7 @@ import { findArchive } from '../../db/repos/archives.repo.ts'
 import { listTankMembers, updateTankoubonRow } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { setProgress } from '../archives/edit.ts'
-import type { Scope } from './guest-scope.ts'
+import type { Scope } from '../search/guest-scope.ts'
 import { loadMemberPages, resolveGlobalPage, totalPages, type ResolvedPage } from './tank-pages.ts'
 import { assertUnlocked, requireTankoubon } from './tank-record.ts'
 

@@ -7,7 +7,7 @@ import {
 } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { parseTankoubonId } from '../../model/ids.ts'
-import { inScope, type Scope } from './guest-scope.ts'
+import { inScope, type Scope } from '../search/guest-scope.ts'
 
 export type Tankoubon = {
   id: string

@@ -11,7 +11,7 @@ import {
   makeThumbnail,
   type ThumbnailOutcome,
 } from '../archives/thumbnails.ts'
-import type { Scope } from './guest-scope.ts'
+import type { Scope } from '../search/guest-scope.ts'
 import { loadMemberPages, resolveGlobalPage } from './tank-pages.ts'
 import { resolveTankPage } from './tank-progress.ts'
 import { requireTankoubon } from './tank-record.ts'

@@ -15,7 +15,7 @@ import {
 } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { nextTimestampId, parseArchiveId, parseTankoubonId } from '../../model/ids.ts'
-import { inScope, type Scope } from './guest-scope.ts'
+import { inScope, type Scope } from '../search/guest-scope.ts'
 import {
   assertUnlocked,
   requireTankoubon,

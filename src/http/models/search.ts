@@ -1,7 +1,7 @@
 // Wire side of search: query-string schemas (strings, parsed here so a bad value names itself in
 // a 400), and search hits as archive metadata (a Tankoubon under its TANK_ id).
 import { t } from 'elysia'
-import type { SearchHit, SearchParams } from '../../search/run-search.ts'
+import type { SearchHit, SearchParams } from '../../domain/search/run-search.ts'
 import { parseCategoryId } from '../../model/ids.ts'
 import { fail } from '../../errors.ts'
 import { parseFlag, parseInteger } from '../params.ts'

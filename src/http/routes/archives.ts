@@ -38,7 +38,7 @@ import { leaveBodyUnread, readUploadForm } from '../upload-form.ts'
 import { addToCategory, getCategory } from '../../domain/collections/categories.ts'
 import { toAbsolutePath } from '../../domain/archives/files.ts'
 import { archiveMimeType, pageMimeType } from '../../model/formats.ts'
-import { guestVisibleIds } from '../../search/guest-scope.ts'
+import { guestVisibleIds } from '../../domain/search/guest-scope.ts'
 
 const IdParams = t.Object({ id: t.String() })
 

@@ -4,7 +4,7 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
-import { scopeFor } from '../../domain/collections/guest-scope.ts'
+import { scopeFor } from '../../domain/search/guest-scope.ts'
 import {
   addBookmark,
   archiveBookmarks,

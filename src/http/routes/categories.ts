@@ -19,7 +19,7 @@ import {
   removeBookmarkLink,
   setBookmarkLink,
 } from '../../domain/collections/bookmark-link.ts'
-import { scopeFor } from '../../domain/collections/guest-scope.ts'
+import { scopeFor } from '../../domain/search/guest-scope.ts'
 import {
   CategoryModel,
   categoryFields,

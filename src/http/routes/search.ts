@@ -11,9 +11,14 @@ import {
   parseStatsOptions,
   toWireHit,
 } from '../models/search.ts'
-import { randomHits, searchIds, searchLibrary, suggestTitles } from '../../search/run-search.ts'
-import { tagStatistics, untaggedArchiveIds } from '../../search/stats.ts'
-import { REBUILD_INDEX_JOB } from '../../search/rebuild-job.ts'
+import {
+  randomHits,
+  searchIds,
+  searchLibrary,
+  suggestTitles,
+} from '../../domain/search/run-search.ts'
+import { tagStatistics, untaggedArchiveIds } from '../../domain/search/stats.ts'
+import { REBUILD_INDEX_JOB } from '../../jobs/kinds/rebuild-index.ts'
 
 /** How many titles suggest returns. */
 const SUGGEST_LIMIT = 10

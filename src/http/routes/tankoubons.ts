@@ -6,7 +6,7 @@ import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
 import { parseFlag } from '../params.ts'
 import { sendThumbnail } from '../thumbnail-response.ts'
-import { scopeFor } from '../../domain/collections/guest-scope.ts'
+import { scopeFor } from '../../domain/search/guest-scope.ts'
 import {
   createOrRenameTankoubon,
   deleteTankoubon,

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.ts'
 import { rescanJob } from './rescan.ts'
 import { thumbnailsJob, regenThumbsJob } from './thumbnails.ts'
 import { extractJob } from './extract.ts'
-import { rebuildIndexJob } from '../../search/rebuild-job.ts'
+import { rebuildIndexJob } from './rebuild-index.ts'
 
 export function registerJobKinds(deps: Deps): void {
   for (const kind of [

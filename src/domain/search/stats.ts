@@ -1,8 +1,8 @@
 // Tag statistics (the tag cloud of /api/database/stats) and the untagged-archives list, both
 // read from the index so they follow every write.
-import type { Deps } from '../deps.ts'
+import type { Deps } from '../../deps.ts'
 import { guestVisibleIds } from './guest-scope.ts'
-import type { TagStat } from './types.ts'
+import type { TagStat } from '../../search/types.ts'
 
 export type StatsOptions = { minweight: number; hideExcludedNamespaces: boolean }
 

@@ -1,6 +1,6 @@
 // The rebuild_index job kind: rebuilds the search index from the database in one go.
-import type { Deps } from '../deps.ts'
-import { defineJob } from '../jobs/queue.ts'
+import type { Deps } from '../../deps.ts'
+import { defineJob } from '../queue.ts'
 
 export const REBUILD_INDEX_JOB = 'rebuild_index'
 

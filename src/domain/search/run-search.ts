@@ -1,15 +1,15 @@
 // The search use-cases behind /api/search*: resolve the category and the guest scope, run the
 // index, page the result and load what the page shows. null means "index not built yet" (204).
-import type { Deps } from '../deps.ts'
-import { findArchives, type ArchiveRow } from '../db/repos/archives.repo.ts'
-import { findCategoryRecord, findTankoubonRecords } from '../db/repos/search.repo.ts'
-import { joinTags, splitTags, tagNamespace } from '../model/tags.ts'
-import { naturalCompare } from '../model/natural-sort.ts'
-import { isTankoubonId } from '../model/ids.ts'
-import { fail } from '../errors.ts'
+import type { Deps } from '../../deps.ts'
+import { findArchives, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { findCategory, listCategoryMembers } from '../../db/repos/categories.repo.ts'
+import { findTankoubonsWithMembers } from '../../db/repos/tankoubons.repo.ts'
+import { isTankoubonId } from '../../model/ids.ts'
+import { summarizeTankoubon, tankoubonTags } from '../../model/tankoubon-summary.ts'
+import { fail } from '../../errors.ts'
+import { distinctTerms, parseFilter, type Term } from '../../search/query.ts'
+import type { IndexQuery, IndexResult } from '../../search/types.ts'
 import { guestVisibleIds } from './guest-scope.ts'
-import { distinctTerms, parseFilter, type Term } from './query.ts'
-import type { IndexQuery, IndexResult } from './types.ts'
 
 export type SearchParams = {
   filter: string
@@ -96,10 +96,10 @@ function resolveQuery(
   let terms = parseRequestFilter(params.filter)
   let allowedIds: string[] | null = null
   if (params.category) {
-    const category = findCategoryRecord(deps.db, params.category)
+    const category = findCategory(deps.db, params.category)
     if (!category) throw fail.bad_request(`Category ${params.category} not found.`)
     if (category.search.trim()) terms = distinctTerms([...terms, ...parseFilter(category.search)])
-    else allowedIds = category.members
+    else allowedIds = listCategoryMembers(deps.db, category.id)
   }
   const sortby = mode.sortby ?? params.sortby
   const desc = mode.desc ?? params.desc
@@ -150,50 +150,24 @@ function readArchives(deps: Deps, ids: string[]): Map<string, ArchiveRow> {
   return rows
 }
 
-const tagValue = (tag: string) => tag.slice(tag.indexOf(':') + 1).trim()
-
-/**
- * A Tankoubon's tags as a hit: its own, then its members', each once. Of the `date_added` tags
- * only the newest stays, as in LANraragi: clients read one date from it.
- */
-function tankTags(own: string, memberTags: string[]): string {
-  const tags = splitTags([own, ...memberTags].join(','))
-  let newest: string | undefined
-  for (const tag of tags) {
-    if (tagNamespace(tag) !== 'date_added') continue
-    if (newest === undefined || naturalCompare(tagValue(tag), tagValue(newest)) > 0) newest = tag
-  }
-  if (newest === undefined) return joinTags(tags)
-  return joinTags(tags.filter((tag) => tag === newest || tagNamespace(tag) !== 'date_added'))
-}
-
 /** Current rows of the given ids, in the given order; vanished ones are left out. */
 export function loadHits(deps: Deps, ids: string[]): SearchHit[] {
   const tankIds = ids.filter(isTankoubonId)
-  const tanks = findTankoubonRecords(deps.db, tankIds)
+  const tanks = findTankoubonsWithMembers(deps.db, tankIds)
   const archiveIds = ids.filter((id) => !isTankoubonId(id))
   const rows = readArchives(deps, [...archiveIds, ...tanks.flatMap((t) => t.members)])
   const tankHits = new Map<string, TankHit>()
-  for (const tank of tanks) {
-    const members = tank.members.map((id) => rows.get(id)).filter((row) => row !== undefined)
-    const pagecount = members.reduce((sum, m) => sum + m.pagecount, 0)
+  for (const { row: tank, members: memberIds } of tanks) {
+    const members = memberIds.map((id) => rows.get(id)).filter((row) => row !== undefined)
     tankHits.set(tank.id, {
       id: tank.id,
       name: tank.name,
       summary: tank.summary,
-      tags: tankTags(
+      tags: tankoubonTags(
         tank.tags,
         members.map((m) => m.tags),
       ),
-      isnew: members.some((m) => m.isnew),
-      // A removed member can leave the stored progress past the pages that remain.
-      progress: pagecount > 0 ? Math.min(tank.progress, pagecount) : tank.progress,
-      pagecount,
-      // Reading a member on its own counts for the Tankoubon too (the index sorts by it).
-      lastreadtime: members.reduce(
-        (latest, m) => Math.max(latest, m.lastreadtime),
-        tank.lastreadtime,
-      ),
+      ...summarizeTankoubon(tank, members),
       size: members.reduce((sum, m) => sum + m.size, 0),
     })
   }
