@@ -79,4 +79,28 @@ describe('architecture', () => {
   it('the sandbox never imports the server', () => {
     expect(violations('sandbox', (spec, file) => intoFolder(spec, file, 'src'))).toEqual([])
   })
+
+  it('the search engine imports only itself and the model (its loader is handed in)', () => {
+    const outside = (spec: string, file: string) =>
+      spec.startsWith('.') && !['src/search/', 'src/model/'].some((f) => intoFolder(spec, file, f))
+    expect(violations('src/search', outside)).toEqual([])
+  })
+
+  it('the model imports nothing of ours but errors.ts', () => {
+    const outside = (spec: string, file: string) =>
+      spec.startsWith('.') &&
+      !intoFolder(spec, file, 'src/model/') &&
+      relative(ROOT, join(file, '..', spec)) !== 'src/errors.ts'
+    expect(violations('src/model', outside)).toEqual([])
+  })
+
+  it('archive readers never import domain code', () => {
+    expect(
+      violations('src/archive', (spec, file) => intoFolder(spec, file, 'src/domain/')),
+    ).toEqual([])
+  })
+
+  it('the http layer reaches the database only through domain code', () => {
+    expect(violations('src/http', (spec, file) => intoFolder(spec, file, 'src/db/'))).toEqual([])
+  })
 })

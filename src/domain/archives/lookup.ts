@@ -1,9 +1,20 @@
-// Finding an archive for a request: id format, existence, and the guest-visitor scope.
+// Finding archives for a request: id format, existence, and the guest-visitor scope.
 import type { Deps } from '../../deps.ts'
-import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { findArchive, listArchives, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { parseArchiveId } from '../../model/ids.ts'
 import { fail } from '../../errors.ts'
 import { guestVisibleIds } from '../search/guest-scope.ts'
+
+/** An archive's stored metadata, as the domain hands it out (http shapes it for the wire). */
+export type { ArchiveRow }
+
+/** Every linked archive a caller may see: all of them, or a guest's scope. */
+export function listVisibleArchives(deps: Deps, guestScoped: boolean): ArchiveRow[] {
+  const rows = listArchives(deps.db)
+  if (!guestScoped) return rows
+  const visible = guestVisibleIds(deps)
+  return rows.filter((row) => visible.has(row.id))
+}
 
 /**
  * 400 for a malformed or unknown id (the spec's status). A guest-scoped caller gets 404 for any

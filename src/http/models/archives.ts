@@ -1,5 +1,5 @@
 // Wire shape of archive metadata (LANraragi's field names), converted once here.
-import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
+import type { ArchiveRow } from '../../domain/archives/lookup.ts'
 
 export type WireArchive = {
   arcid: string

@@ -5,9 +5,8 @@ import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
 import { parseFlag, parseInteger } from '../params.ts'
 import { fail } from '../../errors.ts'
-import { listArchives } from '../../db/repos/archives.repo.ts'
 import { toWireArchive } from '../models/archives.ts'
-import { requireArchive } from '../../domain/archives/lookup.ts'
+import { listVisibleArchives, requireArchive } from '../../domain/archives/lookup.ts'
 import {
   addTocEntry,
   removeTocEntry,
@@ -38,7 +37,6 @@ import { leaveBodyUnread, readUploadForm } from '../upload-form.ts'
 import { addToCategory, getCategory } from '../../domain/collections/categories.ts'
 import { toAbsolutePath } from '../../domain/archives/files.ts'
 import { archiveMimeType, pageMimeType } from '../../model/formats.ts'
-import { guestVisibleIds } from '../../domain/search/guest-scope.ts'
 
 const IdParams = t.Object({ id: t.String() })
 
@@ -65,12 +63,9 @@ function attachmentDisposition(name: string): string {
 export const archivesRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.archives' })
     .use(requestContext(deps))
-    .get('/api/archives', ({ guestScoped }) => {
-      const visible = guestScoped ? guestVisibleIds(deps) : null
-      return listArchives(deps.db)
-        .filter((row) => !visible || visible.has(row.id))
-        .map((row) => toWireArchive(row))
-    })
+    .get('/api/archives', ({ guestScoped }) =>
+      listVisibleArchives(deps, guestScoped).map((row) => toWireArchive(row)),
+    )
     .delete('/api/archives', async ({ body }) =>
       ok({ results: await deleteArchives(deps, requireIdList(body)) }),
     )
