@@ -13,7 +13,7 @@ import { createSearchIndex } from './search/index.ts'
 import { createIndexSource } from './domain/search/index-source.ts'
 import { createArchiveReader } from './archive/reader.ts'
 import { createThumbnailer } from './workers/thumbnailer.ts'
-import { registerJobKinds } from './jobs/kinds/index.ts'
+import { registerJobKinds, type JobArgsByName } from './jobs/kinds/index.ts'
 import { createApp } from './app.ts'
 import { serverBodyCeiling } from './http/body-limit.ts'
 import { createCatalog, type Catalog } from './domain/archives/catalog.ts'
@@ -57,7 +57,7 @@ export async function startServer(
     stops.push(() => thumbnailer.close())
     const reader = createArchiveReader({ tempDir: config.tempDir })
     stops.push(() => reader.close())
-    const jobs = createJobQueue(db)
+    const jobs = createJobQueue<JobArgsByName>(db)
     stops.push(() => jobs.stop())
     const search = createSearchIndex(createIndexSource(db))
     const deps: Deps = {

@@ -3,6 +3,7 @@ import type { Config } from './config.ts'
 import type { Db } from './db/client.ts'
 import type { SettingsStore } from './domain/settings.ts'
 import type { JobQueue } from './jobs/queue.ts'
+import type { JobArgsByName } from './jobs/kinds/index.ts'
 import type { SearchIndex } from './search/types.ts'
 import type { ArchiveReader, Thumbnailer } from './archive/types.ts'
 import type { Locks } from './domain/locks.ts'
@@ -18,7 +19,7 @@ export type Deps = {
   config: Config
   db: Db
   settings: SettingsStore
-  jobs: JobQueue
+  jobs: JobQueue<JobArgsByName>
   search: SearchIndex
   reader: ArchiveReader
   thumbnailer: Thumbnailer

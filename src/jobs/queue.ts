@@ -1,7 +1,6 @@
 // The background job runner and the only writer of job state: queued -> active -> finished|failed.
-// Jobs are rows in SQLite so clients can poll them; live progress is held in memory and written
-// through at most every PROGRESS_WRITE_MS so a busy job does not hammer the database. What runs
-// is known in memory: a state write the database refuses (state-writes.ts) never strands a job.
+// Jobs are rows in SQLite so clients can poll them; how one run goes is run-job.ts. What runs is
+// known in memory: a state write the database refuses (state-writes.ts) never strands a job.
 import type { Db } from '../db/client.ts'
 import {
   deleteJob,
@@ -11,59 +10,26 @@ import {
   listJobs,
   listJobsInState,
   pruneTerminalJobs,
-  updateJob,
   type JobRow,
   type JobState,
 } from '../db/repos/jobs.repo.ts'
 import { fail } from '../errors.ts'
-import { createLogger, type Logger } from '../log.ts'
-import { messageOf, publicReason } from './public-reason.ts'
-import { createStateWrites, type JobPatch } from './state-writes.ts'
-
-const PROGRESS_WRITE_MS = 500
-/** The error of a job the server stopped (shutdown, or a crash found at the next start). */
-const INTERRUPTED = 'Interrupted: the server stopped while this job was running.'
+import { createLogger } from '../log.ts'
+import type { JobFactories, JobKind } from './define-job.ts'
+import { messageOf } from './public-reason.ts'
+import { INTERRUPTED, runJob, type RunningJob } from './run-job.ts'
+import { createStateWrites } from './state-writes.ts'
 
 /** Terminal jobs kept for clients to read; older ones are pruned as new ones finish. */
 export const KEEP_TERMINAL_JOBS = 2000
 const PRUNE_EVERY = 200
-/** Results larger than this (JSON bytes) are cut and flagged result_truncated. */
-export const MAX_RESULT_BYTES = 256 * 1024
 
-export type JobContext = {
-  jobId: number
-  /** Best-effort progress 0..1, with optional notes (LANraragi clients read notes.progress). */
-  progress(fraction: number, notes?: Record<string, unknown>): void
-  /** Transfer fields of download jobs. */
-  transfer(fields: {
-    downloadedBytes?: number
-    totalBytes?: number
-    rateLimitBytesPerSec?: number
-    rateLimitMatchedPattern?: string
-  }): void
-  signal: AbortSignal
-  log: Logger
-}
-
-export type JobKind<A = any> = {
-  name: string
-  /** How many jobs of this kind run at once. */
-  concurrency: number
-  /** Jobs with the same key while one is queued or active are merged into it. */
-  uniqueKey?: (args: A) => string | null
-  /** False: only a queued twin absorbs a new job (a running scan may already have missed the change). */
-  mergeActive?: boolean
-  run(ctx: JobContext, args: A): Promise<unknown>
-}
-
-export function defineJob<A>(kind: JobKind<A>): JobKind<A> {
-  return kind
-}
-
-export type JobQueue = {
-  register(kind: JobKind): void
+/** M: the argument type of each job kind, by name (the server's is JobArgsByName). */
+export type JobQueue<M> = {
+  /** Makes each kind from deps; a job's name is its kind's key. Every name of M needs a kind. */
+  register<D>(factories: JobFactories<M, D>, deps: D): void
   /** Queues a job and returns its id; an equal live job (same uniqueKey) is returned instead. */
-  enqueue(name: string, args?: unknown, options?: { priority?: number }): number
+  enqueue<K extends NameOf<M>>(name: K, args: M[K], options?: { priority?: number }): number
   get(id: number): JobRow | undefined
   list(): JobRow[]
   /** Deletes a finished or failed job; 409 while queued or active, 404 when unknown. */
@@ -76,21 +42,25 @@ export type JobQueue = {
   stop(): Promise<void>
 }
 
-type Live = { row: JobRow; lastWrite: number; abort: AbortController }
+/** The job names of a queue whose kinds take arguments M. */
+type NameOf<M> = keyof M & string
 
-export function createJobQueue(db: Db): JobQueue {
+export function createJobQueue<M>(db: Db): JobQueue<M> {
   const log = createLogger('jobs')
-  const kinds = new Map<string, JobKind>()
-  const pending = new Map<string, number[]>()
-  const running = new Map<string, number>()
+  const kinds: Partial<{ [K in NameOf<M>]: JobKind<M[K]> }> = {}
+  const pending = new Map<NameOf<M>, number[]>()
+  const running = new Map<NameOf<M>, number>()
   // What this process really runs: a row the database calls queued or active but that is in
   // neither map (its end not yet written, another process) never absorbs a new job.
   const queued = new Map<number, JobRow>()
-  const live = new Map<number, Live>()
+  const live = new Map<number, RunningJob>()
   const waiters = new Map<number, ((row: JobRow) => void)[]>()
   const states = createStateWrites(db)
   let stopped = false
   let finishedSincePrune = 0
+
+  /** A stored job's name is one of ours when a kind of that name is registered. */
+  const isKindName = (name: string): name is NameOf<M> => Object.hasOwn(kinds, name)
 
   /** The row as clients see it: the live row, or the stored one with any unsaved state. */
   const current = (id: number): JobRow | undefined => {
@@ -113,8 +83,8 @@ export function createJobQueue(db: Db): JobQueue {
     }
   }
 
-  const pump = (name: string) => {
-    const kind = kinds.get(name)
+  const pump = (name: NameOf<M>) => {
+    const kind = kinds[name]
     if (!kind || stopped) return
     const queue = pending.get(name) ?? []
     while (queue.length > 0 && (running.get(name) ?? 0) < kind.concurrency) {
@@ -127,82 +97,18 @@ export function createJobQueue(db: Db): JobQueue {
     }
   }
 
-  const execute = async (kind: JobKind, id: number) => {
+  const execute = async <A>(kind: JobKind<A>, id: number) => {
     const row = queued.get(id)
     if (!row) return
     queued.delete(id)
-    const startedAt = Date.now()
-    const abort = new AbortController()
-    const entry: Live = { row: { ...row, state: 'active', startedAt }, lastWrite: 0, abort }
-    live.set(id, entry)
-    // A start that cannot be written does not stop the job: its end is written when possible.
-    states.write(id, { state: 'active', startedAt })
-    const transferFields = (): JobPatch => {
-      const r = entry.row
-      return {
-        progress: r.progress,
-        notes: r.notes,
-        downloadedBytes: r.downloadedBytes,
-        totalBytes: r.totalBytes,
-        rateLimitBytesPerSec: r.rateLimitBytesPerSec,
-        rateLimitMatchedPattern: r.rateLimitMatchedPattern,
-      }
+    const job: RunningJob = {
+      row: { ...row, state: 'active', startedAt: Date.now() },
+      abort: new AbortController(),
     }
-    const flush = () => {
-      const now = Date.now()
-      if (now - entry.lastWrite < PROGRESS_WRITE_MS) return
-      entry.lastWrite = now
-      states.write(id, transferFields())
-    }
-    const ctx: JobContext = {
-      jobId: id,
-      progress(fraction, notes) {
-        entry.row.progress = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0))
-        if (notes) entry.row.notes = JSON.stringify({ ...JSON.parse(entry.row.notes), ...notes })
-        flush()
-      },
-      transfer(fields) {
-        if (fields.downloadedBytes !== undefined) entry.row.downloadedBytes = fields.downloadedBytes
-        if (fields.totalBytes !== undefined) entry.row.totalBytes = fields.totalBytes
-        if (fields.rateLimitBytesPerSec !== undefined)
-          entry.row.rateLimitBytesPerSec = fields.rateLimitBytesPerSec
-        if (fields.rateLimitMatchedPattern !== undefined)
-          entry.row.rateLimitMatchedPattern = fields.rateLimitMatchedPattern
-        flush()
-      },
-      signal: abort.signal,
-      log: createLogger(`job:${kind.name}`),
-    }
-    let end: JobPatch
-    try {
-      const result = await kind.run(ctx, JSON.parse(row.args))
-      // A job stopped by the server's shutdown returns what it had done so far: not a result.
-      if (abort.signal.aborted) throw fail.internal(INTERRUPTED)
-      const { json, truncated } = encodeResult(result)
-      end = {
-        ...transferFields(),
-        state: 'finished',
-        progress: 1,
-        result: json,
-        resultTruncated: truncated,
-        finishedAt: Date.now(),
-      }
-    } catch (error) {
-      const message = messageOf(error)
-      // The whole message (paths included) is for the admin; clients get it without paths.
-      log.warn('job failed', { id, name: kind.name, error: message })
-      const shown = abort.signal.aborted ? INTERRUPTED : publicReason(message).trim()
-      end = {
-        ...transferFields(),
-        state: 'failed',
-        error: shown || 'failed',
-        finishedAt: Date.now(),
-      }
-    }
-    states.write(id, end)
-    states.retry()
+    live.set(id, job)
+    const end = await runJob(kind, job, { states })
     live.delete(id)
-    settle(id, { ...entry.row, ...end })
+    settle(id, { ...job.row, ...end })
     if (++finishedSincePrune >= PRUNE_EVERY) {
       finishedSincePrune = 0
       prune()
@@ -216,22 +122,23 @@ export function createJobQueue(db: Db): JobQueue {
     return undefined
   }
 
-  const schedule = (row: JobRow) => {
+  const schedule = (name: NameOf<M>, row: JobRow) => {
     queued.set(row.id, row)
-    const queue = pending.get(row.name) ?? []
+    const queue = pending.get(name) ?? []
     queue.push(row.id)
     // Higher priority first, then first come first served.
     if (row.priority)
       queue.sort((a, b) => (queued.get(b)?.priority ?? 0) - (queued.get(a)?.priority ?? 0) || a - b)
-    pending.set(row.name, queue)
+    pending.set(name, queue)
   }
 
   return {
-    register(kind) {
-      kinds.set(kind.name, kind)
+    register(factories, deps) {
+      for (const name in factories) kinds[name] = factories[name](deps)
     },
-    enqueue(name, args = {}, options = {}) {
-      const kind = kinds.get(name)
+    enqueue(name, args, options = {}) {
+      const kind = kinds[name]
+      // Only a queue used before register gets here: names are checked when compiled.
       if (!kind) throw fail.internal(`unknown job kind ${name}`)
       const uniqueKey = kind.uniqueKey?.(args) ?? null
       if (uniqueKey) {
@@ -241,7 +148,7 @@ export function createJobQueue(db: Db): JobQueue {
       const row = insertJob(db, { name, args, uniqueKey, priority: options.priority ?? 0 })
       // The database took a write: a good moment for the ones it refused before.
       states.retry()
-      schedule(row)
+      schedule(name, row)
       queueMicrotask(() => pump(name))
       return row.id
     },
@@ -284,7 +191,8 @@ export function createJobQueue(db: Db): JobQueue {
       prune()
       for (const row of listJobsInState(db, 'active'))
         states.write(row.id, { state: 'failed', error: INTERRUPTED, finishedAt: Date.now() })
-      for (const row of listJobsInState(db, 'queued')) if (kinds.has(row.name)) schedule(row)
+      for (const row of listJobsInState(db, 'queued'))
+        if (isKindName(row.name)) schedule(row.name, row)
       for (const name of pending.keys()) pump(name)
     },
     async stop() {
@@ -295,19 +203,6 @@ export function createJobQueue(db: Db): JobQueue {
       states.stop()
     },
   }
-}
-
-function encodeResult(result: unknown): { json: string | null; truncated: boolean } {
-  if (result === undefined) return { json: null, truncated: false }
-  const json = JSON.stringify(result)
-  if (json.length <= MAX_RESULT_BYTES) return { json, truncated: false }
-  if (Array.isArray(result)) {
-    // Keep the head of a list: the most useful part of a long result.
-    let keep = Math.floor((result.length * MAX_RESULT_BYTES) / json.length)
-    while (keep > 0 && JSON.stringify(result.slice(0, keep)).length > MAX_RESULT_BYTES) keep--
-    return { json: JSON.stringify(result.slice(0, keep)), truncated: true }
-  }
-  return { json: null, truncated: true }
 }
 
 export type { JobRow, JobState }

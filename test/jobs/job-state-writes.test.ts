@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import { openDb, type Db } from '../../src/db/client.ts'
 import { findJob } from '../../src/db/repos/jobs.repo.ts'
 import { jobs } from '../../src/db/schema/jobs.ts'
-import { createJobQueue, defineJob, type JobQueue } from '../../src/jobs/queue.ts'
+import { defineJob } from '../../src/jobs/define-job.ts'
+import { createJobQueue, type JobQueue } from '../../src/jobs/queue.ts'
 import { setLogLevel } from '../../src/log.ts'
 
 setLogLevel('silent')
@@ -31,26 +32,31 @@ async function storedState(db: Db, id: number, state: string): Promise<string | 
   return findJob(db, id)?.state
 }
 
+type GatedQueue = JobQueue<{ gated: { fail?: boolean } }>
+
 /** A fresh queue on a real SQLite file with a `gated` kind that runs until released. */
 function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'tankobun-job-writes-'))
   const db = openDb(join(dir, 'db.sqlite'))
-  const queue = createJobQueue(db)
+  const queue: GatedQueue = createJobQueue(db)
   const gates: (() => void)[] = []
   let started = 0
   queue.register(
-    defineJob<{ fail?: boolean }>({
-      name: 'gated',
-      concurrency: 2,
-      uniqueKey: () => 'gated',
-      async run(ctx, args) {
-        started++
-        ctx.progress(0.5, { step: 1 })
-        await new Promise<void>((resolve) => gates.push(resolve))
-        if (args.fail) throw new Error('target vanished')
-        return { ok: true }
-      },
-    }),
+    {
+      gated: () =>
+        defineJob({
+          concurrency: 2,
+          uniqueKey: () => 'gated',
+          async run(ctx, args) {
+            started++
+            ctx.progress(0.5, { step: 1 })
+            await new Promise<void>((resolve) => gates.push(resolve))
+            if (args.fail) throw new Error('target vanished')
+            return { ok: true }
+          },
+        }),
+    },
+    null,
   )
   const release = async () => {
     while (gates.length === 0) await Bun.sleep(5)
@@ -69,7 +75,7 @@ function setup() {
   }
 }
 
-const untilActive = async (queue: JobQueue, id: number) => {
+const untilActive = async (queue: GatedQueue, id: number) => {
   while (queue.get(id)?.state !== 'active') await Bun.sleep(5)
 }
 

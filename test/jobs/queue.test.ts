@@ -3,36 +3,43 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDb } from '../../src/db/client.ts'
-import { createJobQueue, defineJob, MAX_RESULT_BYTES } from '../../src/jobs/queue.ts'
+import { defineJob } from '../../src/jobs/define-job.ts'
+import { createJobQueue } from '../../src/jobs/queue.ts'
+import { MAX_RESULT_BYTES } from '../../src/jobs/run-job.ts'
 import { pruneTerminalJobs } from '../../src/db/repos/jobs.repo.ts'
 import { setLogLevel, setLogSink } from '../../src/log.ts'
 
 setLogLevel('silent')
 import { jobs } from '../../src/db/schema/jobs.ts'
 
+type NoArgs = Record<string, never>
+
 describe('job queue', () => {
   it('fails a job the shutdown stopped midway instead of calling its partial result finished', async () => {
     const db = openDb(':memory:')
-    const queue = createJobQueue(db)
+    const queue = createJobQueue<{ long: NoArgs }>(db)
     let started!: () => void
     const running = new Promise<void>((r) => (started = r))
     queue.register(
-      defineJob({
-        name: 'long',
-        concurrency: 1,
-        async run(ctx) {
-          started()
-          let done = 0
-          // A loop that stops early on abort and returns what it did, as real job kinds do.
-          while (!ctx.signal.aborted) {
-            done++
-            await Bun.sleep(1)
-          }
-          return { done }
-        },
-      }),
+      {
+        long: () =>
+          defineJob({
+            concurrency: 1,
+            async run(ctx) {
+              started()
+              let done = 0
+              // A loop that stops early on abort and returns what it did, as real job kinds do.
+              while (!ctx.signal.aborted) {
+                done++
+                await Bun.sleep(1)
+              }
+              return { done }
+            },
+          }),
+      },
+      null,
     )
-    const id = queue.enqueue('long')
+    const id = queue.enqueue('long', {})
     await running
     await queue.stop()
     const row = db
@@ -48,18 +55,21 @@ describe('job queue', () => {
 
   it('moves a job queued -> active -> finished with progress and a result', async () => {
     const db = openDb(':memory:')
-    const queue = createJobQueue(db)
+    const queue = createJobQueue<{ double: { n: number } }>(db)
     let seenActive = false
     queue.register(
-      defineJob<{ n: number }>({
-        name: 'double',
-        concurrency: 1,
-        async run(ctx, args) {
-          seenActive = queue.get(ctx.jobId)?.state === 'active'
-          ctx.progress(0.5, { step: 1 })
-          return { value: args.n * 2 }
-        },
-      }),
+      {
+        double: () =>
+          defineJob({
+            concurrency: 1,
+            async run(ctx, args) {
+              seenActive = queue.get(ctx.jobId)?.state === 'active'
+              ctx.progress(0.5, { step: 1 })
+              return { value: args.n * 2 }
+            },
+          }),
+      },
+      null,
     )
     const id = queue.enqueue('double', { n: 21 })
     expect(queue.get(id)?.state).toBe('queued')
@@ -74,19 +84,22 @@ describe('job queue', () => {
 
   it('records a thrown error as failed, and merges jobs with the same unique key', async () => {
     const db = openDb(':memory:')
-    const queue = createJobQueue(db)
+    const queue = createJobQueue<{ boom: NoArgs }>(db)
     let release!: () => void
     const gate = new Promise<void>((r) => (release = r))
     queue.register(
-      defineJob({
-        name: 'boom',
-        concurrency: 1,
-        uniqueKey: () => 'boom',
-        async run() {
-          await gate
-          throw new Error('target vanished')
-        },
-      }),
+      {
+        boom: () =>
+          defineJob({
+            concurrency: 1,
+            uniqueKey: () => 'boom',
+            async run() {
+              await gate
+              throw new Error('target vanished')
+            },
+          }),
+      },
+      null,
     )
     const first = queue.enqueue('boom', {})
     const second = queue.enqueue('boom', {})
@@ -99,14 +112,14 @@ describe('job queue', () => {
 
   it('records a system error by its reason, without the server path it names', async () => {
     const db = openDb(':memory:')
-    const queue = createJobQueue(db)
+    const queue = createJobQueue<{ 'read-missing': NoArgs }>(db)
     const dir = await mkdtemp(join(tmpdir(), 'tankobun-queue-'))
     queue.register(
-      defineJob({
-        name: 'read-missing',
-        concurrency: 1,
-        run: () => readFile(join(dir, 'missing.cbz')),
-      }),
+      {
+        'read-missing': () =>
+          defineJob({ concurrency: 1, run: () => readFile(join(dir, 'missing.cbz')) }),
+      },
+      null,
     )
     try {
       const lines: string[] = []
@@ -131,15 +144,18 @@ describe('job queue', () => {
 
   it('cuts a result past the size cap and flags result_truncated', async () => {
     const db = openDb(':memory:')
-    const queue = createJobQueue(db)
+    const queue = createJobQueue<{ big: NoArgs }>(db)
     queue.register(
-      defineJob({
-        name: 'big',
-        concurrency: 1,
-        async run() {
-          return Array.from({ length: 50_000 }, (_, i) => ({ i, text: 'x'.repeat(20) }))
-        },
-      }),
+      {
+        big: () =>
+          defineJob({
+            concurrency: 1,
+            async run() {
+              return Array.from({ length: 50_000 }, (_, i) => ({ i, text: 'x'.repeat(20) }))
+            },
+          }),
+      },
+      null,
     )
     const done = await queue.waitFor(queue.enqueue('big', {}))
     expect(done.resultTruncated).toBe(true)

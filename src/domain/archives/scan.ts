@@ -4,7 +4,7 @@
 // a hidden row's file is, so a file that came back is shown again.
 import { stat } from 'node:fs/promises'
 import type { Deps } from '../../deps.ts'
-import type { JobContext } from '../../jobs/queue.ts'
+import type { Progress } from '../../model/progress.ts'
 import { tx } from '../../db/client.ts'
 import {
   findArchive,
@@ -59,7 +59,11 @@ export function createUnreadableFiles(): UnreadableFiles {
   }
 }
 
-export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<ScanResult> {
+/** `progress` counts the changed files read; `signal` stops the pass between files. */
+export async function scanContentFolder(
+  deps: Deps,
+  { progress, signal }: { progress?: Progress; signal?: AbortSignal } = {},
+): Promise<ScanResult> {
   const { contentDir } = deps.config
   const result: ScanResult = {
     scanned: 0,
@@ -116,13 +120,13 @@ export async function scanContentFolder(deps: Deps, ctx?: JobContext): Promise<S
   const queue = [...changed]
   const worker = async () => {
     for (let item = queue.shift(); item; item = queue.shift()) {
-      if (ctx?.signal.aborted) return
+      if (signal?.aborted) return
       const read = await readArchiveFile(deps, item, result)
       if ('reason' in read) failed.push(read)
       else batch.push(read)
       if (batch.length >= WRITE_BATCH) flush()
       done++
-      ctx?.progress(done / Math.max(1, changed.length), { scanned: done, total: changed.length })
+      progress?.(done, changed.length)
     }
   }
   await Promise.all(Array.from({ length: SCAN_PARALLELISM }, worker))

@@ -18,7 +18,6 @@ import {
   suggestTitles,
 } from '../../domain/search/run-search.ts'
 import { tagStatistics, untaggedArchiveIds } from '../../domain/search/stats.ts'
-import { REBUILD_INDEX_JOB } from '../../jobs/kinds/rebuild-index.ts'
 
 /** How many titles suggest returns. */
 const SUGGEST_LIMIT = 10
@@ -74,7 +73,7 @@ export const searchRoutes = (deps: Deps) =>
       deps.search.clearCache()
       return ok()
     })
-    .post('/api/database/rebuild-index', () => ok({ job: deps.jobs.enqueue(REBUILD_INDEX_JOB) }))
+    .post('/api/database/rebuild-index', () => ok({ job: deps.jobs.enqueue('rebuild_index', {}) }))
     .get(
       '/api/database/stats',
       ({ query, guestScoped, set }) =>

@@ -2,7 +2,7 @@
 // compressed tar, warms the directory of ZIP and TAR, and re-reads the page list. GET /files
 // queues it for every archive, so LANraragi clients always get a job id to poll.
 import type { Deps } from '../../deps.ts'
-import { defineJob } from '../queue.ts'
+import { defineJob } from '../define-job.ts'
 import {
   findArchive,
   readArchivePages,
@@ -14,7 +14,6 @@ import { fail } from '../../errors.ts'
 
 export const extractJob = (deps: Deps) =>
   defineJob<{ id: string; force?: boolean }>({
-    name: 'extract',
     concurrency: 1,
     uniqueKey: (args) => `extract:${args.id}`,
     async run(ctx, args) {

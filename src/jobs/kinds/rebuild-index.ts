@@ -1,15 +1,12 @@
 // The rebuild_index job kind: rebuilds the search index from the database in one go.
 import type { Deps } from '../../deps.ts'
-import { defineJob } from '../queue.ts'
-
-export const REBUILD_INDEX_JOB = 'rebuild_index'
+import { defineJob } from '../define-job.ts'
 
 export function rebuildIndexJob(deps: Pick<Deps, 'search'>) {
   return defineJob<Record<string, never>>({
-    name: REBUILD_INDEX_JOB,
     concurrency: 1,
     // A rebuild asked for while one is queued or running is the same rebuild.
-    uniqueKey: () => REBUILD_INDEX_JOB,
+    uniqueKey: () => 'rebuild_index',
     async run(ctx) {
       const started = performance.now()
       await deps.search.build()

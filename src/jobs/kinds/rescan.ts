@@ -1,6 +1,6 @@
 // `rescan`: one pass of the content folder, then a `thumbnails` job for the covers it lacks.
 import type { Deps } from '../../deps.ts'
-import { defineJob } from '../queue.ts'
+import { defineJob } from '../define-job.ts'
 import { scanContentFolder } from '../../domain/archives/scan.ts'
 import { createLogger } from '../../log.ts'
 import { publicReason } from '../public-reason.ts'
@@ -9,12 +9,15 @@ const log = createLogger('scan')
 
 export const rescanJob = (deps: Deps) =>
   defineJob<Record<string, never>>({
-    name: 'rescan',
     concurrency: 1,
     uniqueKey: () => 'rescan',
     mergeActive: false,
     async run(ctx) {
-      const result = await scanContentFolder(deps, ctx)
+      const result = await scanContentFolder(deps, {
+        progress: (done, total) =>
+          ctx.progress(done / Math.max(1, total), { scanned: done, total }),
+        signal: ctx.signal,
+      })
       for (const dup of result.duplicates)
         log.warn('duplicate archive file not catalogued', {
           path: dup.path,

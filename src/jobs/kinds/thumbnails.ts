@@ -2,7 +2,7 @@
 // `regen_thumbs`: covers of every archive, all of them (force) or only the missing ones.
 import type { Deps } from '../../deps.ts'
 import { findArchive, listArchives } from '../../db/repos/archives.repo.ts'
-import { defineJob, type JobContext } from '../queue.ts'
+import { defineJob, type JobContext } from '../define-job.ts'
 import { findThumbnailFile, makeThumbnail } from '../../domain/archives/thumbnails.ts'
 import { messageOf, publicReason } from '../public-reason.ts'
 
@@ -57,7 +57,6 @@ async function runTasks(deps: Deps, ctx: JobContext, tasks: Task[], force: boole
 
 export const thumbnailsJob = (deps: Deps) =>
   defineJob<ThumbnailArgs>({
-    name: 'thumbnails',
     // Covers requested by a grid of new archives arrive as many one-task jobs: run two at once.
     concurrency: 2,
     uniqueKey: (args) => `thumbnails:${JSON.stringify(args)}`,
@@ -81,7 +80,6 @@ export const thumbnailsJob = (deps: Deps) =>
 
 export const regenThumbsJob = (deps: Deps) =>
   defineJob<{ force?: boolean }>({
-    name: 'regen_thumbs',
     concurrency: 1,
     uniqueKey: (args) => `regen_thumbs:${args.force ? 1 : 0}`,
     async run(ctx, args) {

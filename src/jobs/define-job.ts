@@ -1,0 +1,41 @@
+// What a job kind is: how many run at once, which jobs are the same job, and the run itself with
+// the context the queue hands it. The kind's argument type is the one `enqueue` checks.
+import type { Logger } from '../log.ts'
+
+export type JobContext = {
+  jobId: number
+  /** Best-effort progress 0..1, with optional notes (LANraragi clients read notes.progress). */
+  progress(fraction: number, notes?: Record<string, unknown>): void
+  /** Transfer fields of download jobs. */
+  transfer(fields: {
+    downloadedBytes?: number
+    totalBytes?: number
+    rateLimitBytesPerSec?: number
+    rateLimitMatchedPattern?: string
+  }): void
+  signal: AbortSignal
+  log: Logger
+}
+
+/** A job kind taking arguments A; its name is its key in the map the queue is given. */
+export type JobKind<A> = {
+  /** How many jobs of this kind run at once. */
+  concurrency: number
+  /** Jobs with the same key while one is queued or active are merged into it. */
+  uniqueKey?: (args: A) => string | null
+  /** False: only a queued twin absorbs a new job (a running scan may already have missed the change). */
+  mergeActive?: boolean
+  run: (ctx: JobContext, args: A) => Promise<unknown>
+}
+
+/** Kinds made from what they need at run time (the server's deps), by job name. */
+export type JobFactories<M, D> = { [K in keyof M]: (deps: D) => JobKind<M[K]> }
+
+/** The arguments of the kinds a factory map makes, by job name. */
+export type JobArgsOf<F> = {
+  [K in keyof F]: F[K] extends (deps: never) => JobKind<infer A> ? A : never
+}
+
+export function defineJob<A>(kind: JobKind<A>): JobKind<A> {
+  return kind
+}
