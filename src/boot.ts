@@ -11,6 +11,8 @@ import { ensureAdminPassword } from './domain/auth/password.ts'
 import { loadSigningKey } from './domain/auth/signing-key.ts'
 import { createSearchIndex } from './search/index.ts'
 import { createIndexSource } from './domain/search/index-source.ts'
+import { syncIndexWithEvents } from './domain/search/index-sync.ts'
+import { createEventBus } from './events.ts'
 import { createArchiveReader } from './archive/reader.ts'
 import { createThumbnailer } from './workers/thumbnailer.ts'
 import { registerJobKinds, type JobArgsByName } from './jobs/kinds/index.ts'
@@ -57,15 +59,18 @@ export async function startServer(
     stops.push(() => thumbnailer.close())
     const reader = createArchiveReader({ tempDir: config.tempDir })
     stops.push(() => reader.close())
+    const events = createEventBus()
     const jobs = createJobQueue<JobArgsByName>(db)
     stops.push(() => jobs.stop())
     const search = createSearchIndex(createIndexSource(db))
+    syncIndexWithEvents(events, search)
     const deps: Deps = {
       config,
       db,
       settings,
       jobs,
       search,
+      events,
       reader,
       thumbnailer,
       locks: createLocks(),

@@ -5,6 +5,7 @@ import type { SettingsStore } from './domain/settings.ts'
 import type { JobQueue } from './jobs/queue.ts'
 import type { JobArgsByName } from './jobs/kinds/index.ts'
 import type { SearchIndex } from './search/types.ts'
+import type { EventBus } from './events.ts'
 import type { ArchiveReader, Thumbnailer } from './archive/types.ts'
 import type { Locks } from './domain/locks.ts'
 import type { UploadsInFlight } from './domain/archives/upload.ts'
@@ -21,6 +22,8 @@ export type Deps = {
   settings: SettingsStore
   jobs: JobQueue<JobArgsByName>
   search: SearchIndex
+  /** Committed library writes; the search index subscribes (domain/search/index-sync.ts). */
+  events: EventBus
   reader: ArchiveReader
   thumbnailer: Thumbnailer
   locks: Locks

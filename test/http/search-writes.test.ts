@@ -143,3 +143,59 @@ describe('search after Tankoubon and category writes', () => {
     expect(await gone.json()).toMatchObject({ operation: 'search', success: 0 })
   })
 })
+
+describe('search after cascading and maintenance writes', () => {
+  const idOf = async (filter: string): Promise<string> =>
+    (await search(`filter=${filter}&groupby_tanks=false`)).data[0].arcid
+
+  it('sees an archive delete leave its category and Tankoubon, then Tankoubon progress', async () => {
+    await makeCbz(join(app.contentDir, 'Doomed Volume.cbz'), { pages: 2 })
+    await makeCbz(join(app.contentDir, 'Kept Volume.cbz'), { pages: 3 })
+    await rescan()
+    const [doomed, kept] = [await idOf('doomed'), await idOf('kept')]
+    const { tankoubon_id: tank } = await call('PUT', '/api/tankoubons', form({ name: 'Pair' }))
+    await call('PUT', `/api/tankoubons/${tank}`, { json: { archives: [doomed, kept] } })
+    const picks = (await call('PUT', '/api/categories', form({ name: 'Doomed picks' }))).category_id
+    await call('PUT', `/api/categories/${picks}/${doomed}`)
+    expect(await titles(`category=${picks}&groupby_tanks=false`)).toEqual(['Doomed Volume'])
+    expect(await titles('filter=pages:5')).toEqual(['Pair'])
+
+    await call('DELETE', `/api/archives/${doomed}`)
+    expect(await titles(`category=${picks}&groupby_tanks=false`)).toEqual([])
+    expect(await titles('filter=pages:5')).toEqual([])
+    expect(await titles('filter=pages:3')).toEqual(['Pair'])
+
+    // The member's progress alone would not do: the folded Tankoubon carries its own.
+    await call('PUT', `/api/tankoubons/${tank}/progress/2`)
+    expect(await titles('filter=read:2')).toEqual(['Pair'])
+  })
+
+  it('sees a deleted Tankoubon leave the category that listed it', async () => {
+    const kept = await idOf('kept')
+    const { tankoubon_id: tank } = await call('PUT', '/api/tankoubons', form({ name: 'Solo' }))
+    await call('PUT', `/api/tankoubons/${tank}/${kept}`)
+    const shelf = (await call('PUT', '/api/categories', form({ name: 'Tank shelf' }))).category_id
+    await call('PUT', `/api/categories/${shelf}/${tank}`)
+    expect(await titles(`category=${shelf}&filter=solo`)).toEqual(['Solo'])
+    await call('DELETE', `/api/tankoubons/${tank}`)
+    expect(await titles(`category=${shelf}&filter=solo`)).toEqual([])
+  })
+
+  it('sees database/clean hide a vanished file, then forget it and its category place', async () => {
+    await makeCbz(join(app.contentDir, 'Vanishing Volume.cbz'), { pages: 2 })
+    await rescan()
+    const id = await idOf('vanishing')
+    const shelf = (await call('PUT', '/api/categories', form({ name: 'Clean shelf' }))).category_id
+    await call('PUT', `/api/categories/${shelf}/${id}`)
+    expect(await titles(`category=${shelf}`)).toEqual(['Vanishing Volume'])
+
+    await rm(join(app.contentDir, 'Vanishing Volume.cbz'))
+    expect(await call('POST', '/api/database/clean')).toMatchObject({ unlinked: 1 })
+    // Counted by the index itself, not only left out when the rows are read.
+    expect(await search('filter=vanishing')).toMatchObject({ data: [], recordsFiltered: 0 })
+    expect(await titles(`category=${shelf}`)).toEqual([])
+
+    expect(await call('POST', '/api/database/clean')).toMatchObject({ deleted: 1, unlinked: 0 })
+    expect((await call('GET', `/api/categories/${shelf}`)).archives).toEqual([])
+  })
+})

@@ -103,6 +103,11 @@ export function updateArchive(
   return db.update(archives).set(patch).where(eq(archives.id, id)).returning().get()
 }
 
+/** Clears the New flag of every row; answers the rows as written. */
+export function clearEveryNewFlag(db: Db): ArchiveRow[] {
+  return db.update(archives).set({ isnew: false }).returning().all()
+}
+
 export function setArchivePages(db: Db, id: string, pages: string[]): void {
   db.insert(archivePages)
     .values({ archiveId: id, pages: JSON.stringify(pages) })

@@ -99,9 +99,14 @@ export function clearCategoryMembers(db: Db, categoryId: string): void {
   db.delete(categoryMembers).where(eq(categoryMembers.categoryId, categoryId)).run()
 }
 
-/** Drops an id (a deleted Tankoubon) from every category holding it. */
-export function removeMemberEverywhere(db: Db, memberId: string): void {
-  db.delete(categoryMembers).where(eq(categoryMembers.memberId, memberId)).run()
+/** Drops an id (a deleted archive or Tankoubon) from every category; answers the categories. */
+export function removeMemberEverywhere(db: Db, memberId: string): string[] {
+  return db
+    .delete(categoryMembers)
+    .where(eq(categoryMembers.memberId, memberId))
+    .returning({ id: categoryMembers.categoryId })
+    .all()
+    .map((r) => r.id)
 }
 
 /** Categories listing the id as a member, by category id. */

@@ -1,16 +1,15 @@
 // Metadata writes of one archive: title/tags/summary, the New flag, toc entries, reading progress.
-// Each write holds the archive's lock (423 for a concurrent writer) and updates the index at once.
+// Each write holds the archive's lock (423 for a concurrent writer) and goes through save.ts.
 import type { Deps } from '../../deps.ts'
-import { updateArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
 import { normalizeTags } from '../../model/tags.ts'
-import { tx } from '../../db/client.ts'
-import { archives } from '../../db/schema/archives.ts'
+import { commit } from '../commit.ts'
+import { clearNewFlags, patchArchive, type ArchivePatch } from './save.ts'
 
-function write(deps: Deps, id: string, patch: Parameters<typeof updateArchive>[2]): ArchiveRow {
-  const row = updateArchive(deps.db, id, patch)
+function write(deps: Deps, id: string, patch: ArchivePatch): ArchiveRow {
+  const row = commit(deps, (w) => patchArchive(w, id, patch))
   if (!row) throw fail.bad_request(`No archive with ID ${id}.`)
-  deps.search.upsertArchive(row)
   return row
 }
 
@@ -20,7 +19,7 @@ export function updateMetadata(
   fields: { title?: string; tags?: string; summary?: string },
 ): Promise<ArchiveRow> {
   return deps.locks.withLock(row.id, () => {
-    const patch: Parameters<typeof updateArchive>[2] = {}
+    const patch: ArchivePatch = {}
     if (fields.title !== undefined) {
       if (!fields.title.trim()) throw fail.bad_request('Title cannot be empty.')
       patch.title = fields.title.trim()
@@ -38,11 +37,7 @@ export function setNewFlag(deps: Deps, row: ArchiveRow, isnew: boolean): Promise
 }
 
 export function clearAllNewFlags(deps: Deps): number {
-  const changed = tx(deps.db, () =>
-    deps.db.update(archives).set({ isnew: false }).returning().all(),
-  )
-  for (const row of changed) deps.search.upsertArchive(row)
-  return changed.length
+  return commit(deps, (w) => clearNewFlags(w)).length
 }
 
 /** Longest chapter title, in characters (code points): a title is a line in a reader's menu. */

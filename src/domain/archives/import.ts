@@ -1,17 +1,20 @@
 // Turns one archive file into a catalog row: id, pages, title from the file name, date_added tag.
 import type { Stats } from 'node:fs'
 import type { Deps } from '../../deps.ts'
-import { insertArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
+import type { Write } from '../commit.ts'
 import { normalizeTags } from '../../model/tags.ts'
 import { splitFileName, toContentPath } from './files.ts'
+import { insertArchiveRow } from './save.ts'
 
 export type ImportOverrides = { title?: string; tags?: string; summary?: string }
 
 export type ReadArchive = { id: string; pages: string[] }
 
-/** Inserts a row for a file already read (id + pages) and indexes it. Caller holds the transaction. */
+/** Inserts a row for a file already read (id + pages), inside the caller's write. */
 export function insertCatalogRow(
-  deps: Pick<Deps, 'db' | 'search' | 'config'>,
+  deps: Pick<Deps, 'config'>,
+  w: Write,
   absPath: string,
   stat: Pick<Stats, 'size' | 'mtimeMs'>,
   read: ReadArchive,
@@ -20,8 +23,8 @@ export function insertCatalogRow(
   const { filename, extension } = splitFileName(absPath)
   const now = Math.floor(Date.now() / 1000)
   const tags = normalizeTags([overrides.tags ?? '', `date_added:${now}`].join(','))
-  const row = insertArchive(
-    deps.db,
+  return insertArchiveRow(
+    w,
     {
       id: read.id,
       path: toContentPath(deps.config.contentDir, absPath),
@@ -38,6 +41,4 @@ export function insertCatalogRow(
     },
     read.pages,
   )
-  deps.search.upsertArchive(row)
-  return row
 }

@@ -2,12 +2,13 @@
 import { rm } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { Deps } from '../../deps.ts'
-import { findArchive, updateArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail, AppError } from '../../errors.ts'
 import { isArchiveId } from '../../model/ids.ts'
 import { patchPathOf, toAbsolutePath } from './files.ts'
 import { deleteThumbnails } from './thumbnails.ts'
-import { forgetArchiveRows } from './forget.ts'
+import { commit } from '../commit.ts'
+import { deleteArchiveRows, patchArchive } from './save.ts'
 
 /** The spec's "deletes metadata and file": the one place user files are removed. */
 export function deleteArchive(
@@ -17,7 +18,7 @@ export function deleteArchive(
   return deps.locks.withLock(row.id, async () => {
     const absPath = toAbsolutePath(deps.config.contentDir, row.path)
     deps.reader.forget(absPath)
-    forgetArchiveRows(deps, [row.id])
+    commit(deps, (w) => deleteArchiveRows(w, [row.id]))
     await rm(absPath, { force: true })
     await rm(patchPathOf(absPath), { force: true })
     await deleteThumbnails(deps, row.id)
@@ -62,8 +63,6 @@ export function requireIdList(body: unknown): string[] {
 export function deletePatch(deps: Deps, row: ArchiveRow): Promise<ArchiveRow> {
   return deps.locks.withLock(row.id, async () => {
     await rm(patchPathOf(toAbsolutePath(deps.config.contentDir, row.path)), { force: true })
-    const updated = updateArchive(deps.db, row.id, { hasPatch: false }) ?? row
-    deps.search.upsertArchive(updated)
-    return updated
+    return commit(deps, (w) => patchArchive(w, row.id, { hasPatch: false })) ?? row
   })
 }

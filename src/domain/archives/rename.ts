@@ -4,7 +4,7 @@
 import { rename } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Deps } from '../../deps.ts'
-import { updateArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
 import {
@@ -16,6 +16,8 @@ import {
   toContentPath,
 } from './files.ts'
 import { findSameNamedFile, isPathTaken, pathExists } from './placement.ts'
+import { commit } from '../commit.ts'
+import { patchArchive } from './save.ts'
 
 const log = createLogger('rename')
 
@@ -101,11 +103,13 @@ async function moveArchive(
   const { filename, extension } = splitFileName(to)
   let updated: ArchiveRow | undefined
   try {
-    updated = updateArchive(deps.db, row.id, {
-      path: toContentPath(deps.config.contentDir, to),
-      filename,
-      extension,
-    })
+    updated = commit(deps, (w) =>
+      patchArchive(w, row.id, {
+        path: toContentPath(deps.config.contentDir, to),
+        filename,
+        extension,
+      }),
+    )
   } catch (error) {
     // The row still names the old path: put the file back where it says.
     await moveBack().catch((undo: Error) =>
@@ -121,6 +125,5 @@ async function moveArchive(
     throw fail.bad_request(`No archive with ID ${row.id}.`)
   }
   deps.reader.forget(from)
-  deps.search.upsertArchive(updated)
   return updated
 }

@@ -5,13 +5,8 @@
 import { stat } from 'node:fs/promises'
 import type { Deps } from '../../deps.ts'
 import type { Progress } from '../../model/progress.ts'
-import { tx } from '../../db/client.ts'
-import {
-  findArchive,
-  listArchiveFileStamps,
-  setArchivePages,
-  updateArchive,
-} from '../../db/repos/archives.repo.ts'
+import { findArchive, listArchiveFileStamps } from '../../db/repos/archives.repo.ts'
+import { commit, type Write } from '../commit.ts'
 import { AppError } from '../../errors.ts'
 import {
   computeArchiveId,
@@ -21,6 +16,7 @@ import {
   toContentPath,
 } from './files.ts'
 import { insertCatalogRow, type ReadArchive } from './import.ts'
+import { hideArchive, patchArchive } from './save.ts'
 import { reasonOf, walkContentFolder } from './walk.ts'
 import { deleteThumbnails } from './thumbnails.ts'
 
@@ -112,9 +108,9 @@ export async function scanContentFolder(
   const failed: (Found & { reason: string })[] = []
   const flush = () => {
     if (batch.length === 0) return
-    tx(deps.db, () => {
+    commit(deps, (w) => {
       for (const item of batch.splice(0))
-        applyRead(deps, item, known, vanished, result, staleThumbnails)
+        applyRead(deps, w, item, known, vanished, result, staleThumbnails)
     })
   }
   const queue = [...changed]
@@ -132,13 +128,12 @@ export async function scanContentFolder(
   await Promise.all(Array.from({ length: SCAN_PARALLELISM }, worker))
   flush()
 
-  tx(deps.db, () => {
-    for (const item of failed) hideUnreadable(deps, item, known, result)
+  commit(deps, (w) => {
+    for (const item of failed) hideUnreadable(deps, w, item, known, result)
     for (const [id, path] of vanished) {
       const row = findArchive(deps.db, id)
       if (!row || row.path !== path || row.unlinked) continue
-      updateArchive(deps.db, id, { unlinked: true })
-      deps.search.removeArchive(id)
+      hideArchive(w, id)
       deps.reader.forget(toAbsolutePath(contentDir, path))
       result.unlinked++
     }
@@ -173,6 +168,7 @@ async function readArchiveFile(
  */
 function hideUnreadable(
   deps: Deps,
+  w: Write,
   item: Found & { reason: string },
   known: Map<string, { id: string }>,
   result: ScanResult,
@@ -181,14 +177,14 @@ function hideUnreadable(
   const row = atPath && findArchive(deps.db, atPath.id)
   // The row may have followed its own file elsewhere during this scan.
   if (!row || row.path !== item.path) return
-  updateArchive(deps.db, row.id, { unlinked: true, unreadable: item.reason })
-  deps.search.removeArchive(row.id)
+  hideArchive(w, row.id, { unreadable: item.reason })
   deps.reader.forget(item.absPath)
   if (!row.unlinked) result.unlinked++
 }
 
 function applyRead(
   deps: Deps,
+  w: Write,
   item: Read,
   known: Map<string, { id: string; path: string; unlinked: boolean }>,
   vanished: Map<string, string>,
@@ -211,9 +207,7 @@ function applyRead(
     const rewritten = existing.size !== item.size || existing.mtimeMs !== item.mtimeMs
     if (rewritten) staleThumbnails.push(item.id)
     const progress = Math.min(existing.progress, item.pages.length)
-    const row = updateArchive(deps.db, item.id, { ...stamps, progress, unlinked: false })
-    setArchivePages(deps.db, item.id, item.pages)
-    if (row) deps.search.upsertArchive(row)
+    patchArchive(w, item.id, { ...stamps, progress, unlinked: false }, item.pages)
     deps.reader.forget(item.absPath)
     if (existing.unlinked) result.moved++
     else result.updated++
@@ -221,16 +215,14 @@ function applyRead(
   }
   if (existing && (vanished.has(item.id) || existing.unlinked)) {
     // The file moved (or came back): follow it, keep its metadata.
-    if (atPath && atPath.id !== item.id) displace(deps, atPath, item.path, result)
-    const row = updateArchive(deps.db, item.id, {
-      ...stamps,
-      ...splitFileName(item.absPath),
-      path: item.path,
-      unlinked: false,
-    })
-    setArchivePages(deps.db, item.id, item.pages)
+    if (atPath && atPath.id !== item.id) displace(w, atPath, item.path, result)
+    patchArchive(
+      w,
+      item.id,
+      { ...stamps, ...splitFileName(item.absPath), path: item.path, unlinked: false },
+      item.pages,
+    )
     vanished.delete(item.id)
-    if (row) deps.search.upsertArchive(row)
     result.moved++
     return
   }
@@ -238,8 +230,8 @@ function applyRead(
     result.duplicates.push({ path: item.path, existing_id: item.id })
     return
   }
-  if (atPath && atPath.id !== item.id) displace(deps, atPath, item.path, result)
-  insertCatalogRow(deps, item.absPath, item, item)
+  if (atPath && atPath.id !== item.id) displace(w, atPath, item.path, result)
+  insertCatalogRow(deps, w, item.absPath, item, item)
   result.added++
 }
 
@@ -248,12 +240,11 @@ function applyRead(
  * path no file can have (paths are unique), until database/clean deletes it or its file returns.
  */
 function displace(
-  deps: Deps,
+  w: Write,
   old: { id: string; unlinked: boolean },
   path: string,
   result: ScanResult,
 ): void {
-  updateArchive(deps.db, old.id, { path: `${path}#replaced-${old.id}`, unlinked: true })
-  deps.search.removeArchive(old.id)
+  hideArchive(w, old.id, { path: `${path}#replaced-${old.id}` })
   if (!old.unlinked) result.unlinked++
 }

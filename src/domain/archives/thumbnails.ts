@@ -4,15 +4,12 @@ import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
-import {
-  findArchive,
-  readArchivePages,
-  updateArchive,
-  type ArchiveRow,
-} from '../../db/repos/archives.repo.ts'
+import { findArchive, readArchivePages, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
 import { toAbsolutePath } from './files.ts'
 import { asReadFailure } from './read-failure.ts'
+import { commit } from '../commit.ts'
+import { patchArchive } from './save.ts'
 
 export type ThumbnailOutcome =
   | { kind: 'file'; path: string; contentType: string }
@@ -79,8 +76,7 @@ export async function makeThumbnail(
   }
   if (page <= 0) {
     const hash = new Bun.CryptoHasher('sha1').update(await Bun.file(out).bytes()).digest('hex')
-    const updated = updateArchive(deps.db, row.id, { thumbhash: hash })
-    if (updated) deps.search.upsertArchive(updated)
+    commit(deps, (w) => patchArchive(w, row.id, { thumbhash: hash }))
   }
   return out
 }
@@ -109,7 +105,7 @@ export async function setCover(deps: Deps, archiveId: string, page: number): Pro
   if (!Number.isInteger(page) || page < 1 || page > row.pagecount)
     throw fail.bad_request(`Page ${page} does not exist in this archive.`)
   await makeThumbnail(deps, row, 0, page)
-  updateArchive(deps.db, archiveId, { coverPage: page })
+  commit(deps, (w) => patchArchive(w, archiveId, { coverPage: page }))
   return `/api/archives/${archiveId}/thumbnail`
 }
 

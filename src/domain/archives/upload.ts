@@ -5,14 +5,15 @@
 import { copyFile, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
-import { deleteArchiveRow, findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
-import { tx } from '../../db/client.ts'
+import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { commit } from '../commit.ts'
 import { fail, AppError } from '../../errors.ts'
 import { detectFormatOf } from '../../archive/format.ts'
 import { archiveExtension, ID_PREFIX_BYTES, TEMP_MARKER } from './files.ts'
 import { isPathTaken } from './placement.ts'
 import { walkContentFolder } from './walk.ts'
 import { insertCatalogRow, type ImportOverrides } from './import.ts'
+import { deleteArchiveRows } from './save.ts'
 import { validateFileName } from './rename.ts'
 import { createLogger } from '../../log.ts'
 
@@ -244,12 +245,13 @@ export async function uploadArchive(
         // A rename may have taken the name since the early check.
         if (await isPathTaken(deps, finalPath)) throw taken()
         // The row is written before the rename so the watcher's rescan finds the file known.
-        const row = tx(deps.db, () => insertCatalogRow(deps, finalPath, st, { id, pages }, input))
+        const row = commit(deps, (w) =>
+          insertCatalogRow(deps, w, finalPath, st, { id, pages }, input),
+        )
         try {
           await rename(tempPath, finalPath)
         } catch (error) {
-          deleteArchiveRow(deps.db, id)
-          deps.search.removeArchive(id)
+          commit(deps, (w) => deleteArchiveRows(w, [id]))
           throw error
         }
         return row

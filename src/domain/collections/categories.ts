@@ -1,26 +1,27 @@
 // Categories: static member lists (archives or Tankoubons) and dynamic ones (a stored filter).
-// Every write drops the search cache, since searches restricted to a category read it.
+// Every write goes through category-save.ts, which announces it (searches read categories).
 import type { Deps } from '../../deps.ts'
-import { tx } from '../../db/client.ts'
 import { findArchive } from '../../db/repos/archives.repo.ts'
 import {
-  addCategoryMember,
-  clearCategoryMembers,
   categoriesHolding,
-  deleteCategoryRow,
   findCategory,
-  insertCategory,
   listCategoryMembers,
   listCategoryRows,
   membersByCategory,
-  removeCategoryMember,
-  updateCategoryRow,
   type CategoryRow,
 } from '../../db/repos/categories.repo.ts'
 import { findTankoubon } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { isArchiveId, isTankoubonId, nextTimestampId, parseCategoryId } from '../../model/ids.ts'
 import { inScope, type Scope } from '../search/guest-scope.ts'
+import { commit } from '../commit.ts'
+import {
+  addMember,
+  deleteCategoryAndMembers,
+  insertCategoryRow,
+  patchCategory,
+  removeMember,
+} from './category-save.ts'
 
 export type Category = {
   id: string
@@ -89,12 +90,12 @@ export function createCategory(deps: Deps, input: CategoryInput): string {
   const name = cleanName(input.name ?? '')
   if (name === '') throw fail.bad_request('Category name not specified.')
   // One immediate transaction: two concurrent creations cannot pick the same SET_ id.
-  const id = tx(deps.db, () => {
+  return commit(deps, (w) => {
     const id = nextTimestampId(
       'SET_',
       (candidate) => findCategory(deps.db, candidate) !== undefined,
     )
-    insertCategory(deps.db, {
+    insertCategoryRow(w, {
       id,
       name,
       search: (input.search ?? '').trim(),
@@ -104,8 +105,6 @@ export function createCategory(deps: Deps, input: CategoryInput): string {
     })
     return id
   })
-  deps.search.clearCache()
-  return id
 }
 
 /**
@@ -122,20 +121,15 @@ export function updateCategory(deps: Deps, rawId: string, input: CategoryInput):
   const becomesDynamic = row.search === '' && patch.search !== undefined && patch.search !== ''
   patch.pinned = input.pinned ?? false
   if (input.visibleToGuest !== undefined) patch.visibleToGuest = input.visibleToGuest
-  tx(deps.db, () => {
-    // A dynamic category has no members: the old list must not keep granting guest visibility.
-    if (becomesDynamic) clearCategoryMembers(deps.db, row.id)
-    updateCategoryRow(deps.db, row.id, patch)
-  })
-  deps.search.clearCache()
+  // A dynamic category has no members: the old list must not keep granting guest visibility.
+  commit(deps, (w) => patchCategory(w, row.id, patch, { clearMembers: becomesDynamic }))
   return row.id
 }
 
 export function deleteCategory(deps: Deps, rawId: string): void {
   const id = parseCategoryId(rawId)
-  const deleted = tx(deps.db, () => deleteCategoryRow(deps.db, id))
+  const deleted = commit(deps, (w) => deleteCategoryAndMembers(w, id))
   if (!deleted) throw fail.bad_request('The given category does not exist.')
-  deps.search.clearCache()
 }
 
 function parseMemberId(raw: string): string {
@@ -157,12 +151,11 @@ export function addToCategory(deps: Deps, rawId: string, rawMember: string): str
   if (category.search !== '') {
     throw fail.bad_request(`${category.id} is a dynamic category, can't add archives to it.`)
   }
-  const { added, name } = tx(deps.db, () => {
+  const { added, name } = commit(deps, (w) => {
     const name = memberName(deps, memberId)
     if (name === undefined) throw fail.bad_request(`${memberId} does not exist in the database.`)
-    return { added: addCategoryMember(deps.db, category.id, memberId), name }
+    return { added: addMember(w, category.id, memberId), name }
   })
-  deps.search.clearCache()
   // LANraragi's wording: Added "<title>" to category "<name>"!
   return added
     ? `Added "${name}" to category "${category.name}"!`
@@ -176,8 +169,7 @@ export function removeFromCategory(deps: Deps, rawId: string, rawMember: string)
   if (category.search !== '') {
     throw fail.bad_request(`${category.id} is a dynamic category, it doesn't contain archives.`)
   }
-  const removed = tx(deps.db, () => removeCategoryMember(deps.db, category.id, memberId))
-  deps.search.clearCache()
+  const removed = commit(deps, (w) => removeMember(w, category.id, memberId))
   const name = memberName(deps, memberId)
   const label = name === undefined ? memberId : `"${name}"`
   return removed

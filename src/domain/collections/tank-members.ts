@@ -1,20 +1,15 @@
 // Tankoubon edits: metadata and whole member list (only the keys sent), append, remove.
 // Each write is one immediate transaction, so concurrent appends never lose a member.
 import type { Deps } from '../../deps.ts'
-import { tx } from '../../db/client.ts'
 import { findArchive, findArchives } from '../../db/repos/archives.repo.ts'
-import {
-  appendTankMember,
-  removeTankMember,
-  replaceTankMembers,
-  updateTankoubonRow,
-  type TankoubonRow,
-} from '../../db/repos/tankoubons.repo.ts'
+import type { TankoubonRow } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { normalizeTags } from '../../model/tags.ts'
 import { isArchiveId, parseArchiveId } from '../../model/ids.ts'
 import { assertUnlocked, requireTankoubon } from './tank-record.ts'
 import { cleanTankoubonName } from './tankoubons.ts'
+import { commit } from '../commit.ts'
+import { appendMember, patchTankoubon, removeMember } from './tank-save.ts'
 
 export type TankoubonUpdate = {
   archives?: string[]
@@ -52,12 +47,10 @@ export function updateTankoubon(deps: Deps, rawId: string, update: TankoubonUpda
   // A new member list moves every global page: the cover goes back to the first member's.
   if (update.archives) patch.thumbnailPage = null
   assertUnlocked(deps, [row.id])
-  const updated = tx(deps.db, () => {
-    if (update.archives)
-      replaceTankMembers(deps.db, row.id, validateArchiveList(deps, update.archives))
-    return updateTankoubonRow(deps.db, row.id, patch)
+  const updated = commit(deps, (w) => {
+    const members = update.archives && validateArchiveList(deps, update.archives)
+    return patchTankoubon(w, row.id, patch, members)
   })
-  deps.search.refreshTankoubon(row.id)
   return `Updated tankoubon "${updated?.name ?? row.name}"!`
 }
 
@@ -65,13 +58,12 @@ export function appendToTankoubon(deps: Deps, rawId: string, rawArchive: string)
   const row = requireTankoubon(deps, rawId)
   const archiveId = parseArchiveId(rawArchive)
   assertUnlocked(deps, [row.id])
-  const { archive, added } = tx(deps.db, () => {
+  const { archive, added } = commit(deps, (w) => {
     const archive = findArchive(deps.db, archiveId)
     if (!archive) throw fail.bad_request(`${archiveId} does not exist in the database.`)
-    return { archive, added: appendTankMember(deps.db, row.id, archiveId) }
+    return { archive, added: appendMember(w, row.id, archiveId) }
   })
   if (!added) return `"${archive.title}" is already in tankoubon "${row.name}", doing nothing.`
-  deps.search.refreshTankoubon(row.id)
   return `Added "${archive.title}" to tankoubon "${row.name}"!`
 }
 
@@ -83,17 +75,13 @@ export function removeFromTankoubon(deps: Deps, rawId: string, rawArchive: strin
   const row = requireTankoubon(deps, rawId)
   const archiveId = parseArchiveId(rawArchive)
   assertUnlocked(deps, [row.id])
-  const removed = tx(deps.db, () => {
-    if (!removeTankMember(deps.db, row.id, archiveId)) return false
-    updateTankoubonRow(deps.db, row.id, { thumbnailPage: null })
-    return true
-  })
+  // The member's pages leave the global page numbers: the cover goes back to the default.
+  const removed = commit(deps, (w) => removeMember(w, row.id, archiveId, { thumbnailPage: null }))
   const title = findArchive(deps.db, archiveId)?.title
   if (!removed) {
     if (title === undefined) throw fail.bad_request(`${archiveId} does not exist in the database.`)
     return `"${title}" is not in tankoubon "${row.name}", doing nothing.`
   }
-  deps.search.refreshTankoubon(row.id)
   return title === undefined
     ? `Removed ${archiveId} from tankoubon "${row.name}"!`
     : `Removed "${title}" from tankoubon "${row.name}"!`

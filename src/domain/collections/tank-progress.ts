@@ -1,14 +1,15 @@
 // Reading progress of a Tankoubon: a global page, stored on the Tankoubon and, resolved to
 // (member, local page), on the member archive through the archive's own progress write.
 import type { Deps } from '../../deps.ts'
-import { tx } from '../../db/client.ts'
 import { findArchive } from '../../db/repos/archives.repo.ts'
-import { listTankMembers, updateTankoubonRow } from '../../db/repos/tankoubons.repo.ts'
+import { listTankMembers } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { setProgress } from '../archives/edit.ts'
 import type { Scope } from '../search/guest-scope.ts'
 import { loadMemberPages, resolveGlobalPage, totalPages, type ResolvedPage } from './tank-pages.ts'
 import { assertUnlocked, requireTankoubon } from './tank-record.ts'
+import { commit } from '../commit.ts'
+import { patchTankoubon } from './tank-save.ts'
 
 /** Resolves a global page of a Tankoubon, or answers 400 when it is out of range. */
 export function resolveTankPage(
@@ -44,7 +45,6 @@ export async function updateTankProgress(
   // The member first: a locked member answers 423 before the Tankoubon changes.
   const updated = await setProgress(deps, member, resolved.localPage)
   const { lastreadtime } = updated
-  tx(deps.db, () => updateTankoubonRow(deps.db, id, { progress: page, lastreadtime }))
-  deps.search.refreshTankoubon(id)
+  commit(deps, (w) => patchTankoubon(w, id, { progress: page, lastreadtime }))
   return { id, page, lastreadtime }
 }

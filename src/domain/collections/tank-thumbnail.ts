@@ -1,9 +1,8 @@
 // The cover of a Tankoubon: the thumbnail of one member page, chosen by global page (stored as
 // thumbnail_page), by default page 1 of the first member that has pages.
 import type { Deps } from '../../deps.ts'
-import { tx } from '../../db/client.ts'
 import { findArchive } from '../../db/repos/archives.repo.ts'
-import { listTankMembers, updateTankoubonRow } from '../../db/repos/tankoubons.repo.ts'
+import { listTankMembers } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import {
   findThumbnailFile,
@@ -15,6 +14,8 @@ import type { Scope } from '../search/guest-scope.ts'
 import { loadMemberPages, resolveGlobalPage } from './tank-pages.ts'
 import { resolveTankPage } from './tank-progress.ts'
 import { requireTankoubon } from './tank-record.ts'
+import { commit } from '../commit.ts'
+import { patchTankoubon } from './tank-save.ts'
 
 /** Page number in the archive's thumbnails: 0 = its cover, when the cover is that page. */
 function thumbnailNumber(coverPage: number, localPage: number): number {
@@ -52,8 +53,7 @@ export function setTankThumbnail(deps: Deps, rawId: string, page: number): Promi
     if (!archive) throw fail.bad_request(`No archive with ID ${source.archiveId}.`)
     const number = thumbnailNumber(archive.coverPage, source.localPage)
     if (!findThumbnailFile(deps, archive.id, number)) await makeThumbnail(deps, archive, number)
-    tx(deps.db, () => updateTankoubonRow(deps.db, id, { thumbnailPage: page }))
-    deps.search.refreshTankoubon(id)
+    commit(deps, (w) => patchTankoubon(w, id, { thumbnailPage: page }))
     return `/api/tankoubons/${id}/thumbnail`
   })
 }

@@ -1,17 +1,12 @@
 // Tankoubons: listing, reading (plain and with full member metadata), create/rename, delete.
 // Member edits live in tank-members.ts, progress in tank-progress.ts.
 import type { Deps } from '../../deps.ts'
-import { tx } from '../../db/client.ts'
 import { findArchives, type ArchiveRow } from '../../db/repos/archives.repo.ts'
-import { removeMemberEverywhere } from '../../db/repos/categories.repo.ts'
 import {
-  deleteTankoubonRow,
   findTankoubon,
-  insertTankoubon,
   listTankoubonRows,
   membersByTankoubon,
   tankoubonsHolding,
-  updateTankoubonRow,
 } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { nextTimestampId, parseArchiveId, parseTankoubonId } from '../../model/ids.ts'
@@ -23,6 +18,8 @@ import {
   visibleMembers,
   type Tankoubon,
 } from './tank-record.ts'
+import { commit } from '../commit.ts'
+import { deleteTankoubonAndMembers, insertTankoubonRow, patchTankoubon } from './tank-save.ts'
 
 export type TankoubonPage<T> = { total: number; filtered: number; result: T }
 export type FullTankoubon = Tankoubon & { fullData: ArchiveRow[] }
@@ -96,34 +93,26 @@ export function createOrRenameTankoubon(
   if (input.tankId) {
     const row = requireTankoubon(deps, input.tankId)
     assertUnlocked(deps, [row.id])
-    tx(deps.db, () => updateTankoubonRow(deps.db, row.id, { name }))
-    deps.search.refreshTankoubon(row.id)
+    commit(deps, (w) => patchTankoubon(w, row.id, { name }))
     return row.id
   }
   // One immediate transaction: concurrent creations cannot pick the same TANK_ id.
-  const id = tx(deps.db, () => {
+  return commit(deps, (w) => {
     const id = nextTimestampId(
       'TANK_',
       (candidate) => findTankoubon(deps.db, candidate) !== undefined,
     )
-    insertTankoubon(deps.db, { id, name, createdAt: Math.floor(Date.now() / 1000) })
+    insertTankoubonRow(w, { id, name, createdAt: Math.floor(Date.now() / 1000) })
     return id
   })
-  deps.search.refreshTankoubon(id)
-  return id
 }
 
 /** Deletes the Tankoubon and its category memberships; the member archives are kept. */
 export function deleteTankoubon(deps: Deps, rawId: string): void {
   const id = parseTankoubonId(rawId)
   assertUnlocked(deps, [id])
-  const deleted = tx(deps.db, () => {
-    removeMemberEverywhere(deps.db, id)
-    return deleteTankoubonRow(deps.db, id)
-  })
+  const deleted = commit(deps, (w) => deleteTankoubonAndMembers(w, id))
   if (!deleted) throw fail.bad_request('The given tankoubon does not exist.')
-  deps.search.removeTankoubon(id)
-  deps.search.clearCache()
 }
 
 /** Ids of the Tankoubons holding an archive (guests: only those they may see). */

@@ -3,12 +3,9 @@
 // queues it for every archive, so LANraragi clients always get a job id to poll.
 import type { Deps } from '../../deps.ts'
 import { defineJob } from '../define-job.ts'
-import {
-  findArchive,
-  readArchivePages,
-  setArchivePages,
-  updateArchive,
-} from '../../db/repos/archives.repo.ts'
+import { findArchive, readArchivePages } from '../../db/repos/archives.repo.ts'
+import { commit } from '../../domain/commit.ts'
+import { patchArchive } from '../../domain/archives/save.ts'
 import { toAbsolutePath } from '../../domain/archives/files.ts'
 import { fail } from '../../errors.ts'
 
@@ -28,9 +25,7 @@ export const extractJob = (deps: Deps) =>
       // Opening an archive must not count as a write (it would drop cached searches).
       const stored = readArchivePages(deps.db, row.id)
       if (!stored || stored.join('\0') !== pages.join('\0')) {
-        setArchivePages(deps.db, row.id, pages)
-        const updated = updateArchive(deps.db, row.id, { pagecount: pages.length })
-        if (updated) deps.search.upsertArchive(updated)
+        commit(deps, (w) => patchArchive(w, row.id, { pagecount: pages.length }, pages))
       }
       return { id: row.id, pages: pages.length }
     },

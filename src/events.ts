@@ -1,0 +1,66 @@
+// The in-process event bus: writers announce committed changes, readers of the library (the search
+// index, later SSE) subscribe. Synchronous, so every subscriber has run before the writer's request
+// answers; a subscriber that throws is logged and skipped, never failing the writer or the others.
+import type { ArchiveRow } from './db/repos/archives.repo.ts'
+import { createLogger, type Logger } from './log.ts'
+
+export type DomainEvent =
+  /** An archive row was inserted or changed (a hidden row shown again included). */
+  | { type: 'archive.saved'; row: ArchiveRow }
+  /** The row stays, out of listings and search: its file is gone, moved away or unreadable. */
+  | { type: 'archive.hidden'; id: string }
+  | { type: 'archive.removed'; id: string }
+  /** Name, tags, progress, cover or member list of a Tankoubon changed, or it was created. */
+  | { type: 'tankoubon.changed'; id: string }
+  | { type: 'tankoubon.removed'; id: string }
+  /** Created, edited, deleted, or its member list changed. */
+  | { type: 'category.changed'; id: string }
+  | { type: 'job.progress'; id: number; progress: number; notes?: Record<string, unknown> }
+
+export type EventType = DomainEvent['type']
+export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>
+export type Subscriber<T extends EventType> = (event: EventOf<T>) => void
+
+export type EventBus = {
+  /** Calls the type's subscribers in the order they subscribed, before returning. */
+  publish(event: DomainEvent): void
+  /** Returns the matching unsubscribe. */
+  subscribe<T extends EventType>(type: T, subscriber: Subscriber<T>): () => void
+  unsubscribe<T extends EventType>(type: T, subscriber: Subscriber<T>): void
+}
+
+export function createEventBus(log: Pick<Logger, 'error'> = createLogger('events')): EventBus {
+  // Lists are replaced, never mutated: a publish in progress keeps the list it started with.
+  // Each list holds only subscribers of its own type, so a list's entries take any event published
+  // under that type.
+  const subscribers = new Map<EventType, readonly ((event: DomainEvent) => void)[]>()
+
+  const unsubscribe = <T extends EventType>(type: T, subscriber: Subscriber<T>) => {
+    const list = subscribers.get(type) ?? []
+    const at = list.indexOf(subscriber as (event: DomainEvent) => void)
+    if (at >= 0) subscribers.set(type, list.toSpliced(at, 1))
+  }
+
+  return {
+    publish(event) {
+      const list = subscribers.get(event.type)
+      if (!list) return
+      for (const subscriber of list) {
+        try {
+          subscriber(event)
+        } catch (error) {
+          log.error('event subscriber failed', {
+            event: event.type,
+            error: error instanceof Error ? error.message : String(error),
+          })
+        }
+      }
+    },
+    subscribe(type, subscriber) {
+      const entry = subscriber as (event: DomainEvent) => void
+      subscribers.set(type, [...(subscribers.get(type) ?? []), entry])
+      return () => unsubscribe(type, subscriber)
+    },
+    unsubscribe,
+  }
+}
