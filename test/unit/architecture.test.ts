@@ -103,4 +103,40 @@ describe('architecture', () => {
   it('the http layer reaches the database only through domain code', () => {
     expect(violations('src/http', (spec, file) => intoFolder(spec, file, 'src/db/'))).toEqual([])
   })
+
+  it('domain code builds no queries itself (it never imports the table schema)', () => {
+    expect(
+      violations('src/domain', (spec, file) => intoFolder(spec, file, 'src/db/schema')),
+    ).toEqual([])
+  })
+
+  it('library rows are written only by their writers, which publish the events', () => {
+    const writes =
+      /\b(insertArchive|updateArchive|deleteArchiveRow|setArchivePages|clearEveryNewFlag|insertTankoubon|updateTankoubonRow|deleteTankoubonRow|appendTankMember|removeTankMember|replaceTankMembers|removeTankMemberEverywhere|insertCategory|updateCategoryRow|deleteCategoryRow|addCategoryMember|removeCategoryMember|clearCategoryMembers|removeMemberEverywhere)\b/
+    const writers = [
+      'src/domain/archives/save.ts',
+      'src/domain/collections/tank-save.ts',
+      'src/domain/collections/category-save.ts',
+    ]
+    const offenders = sourceFiles(join(ROOT, 'src'))
+      .map((file) => relative(ROOT, file))
+      .filter((file) => !file.startsWith('src/db/repos/') && !writers.includes(file))
+      .filter((file) => writes.test(readFileSync(join(ROOT, file), 'utf8')))
+    expect(offenders).toEqual([])
+  })
+
+  it('the search index hears of writes only through its event subscriber', () => {
+    const sync =
+      /search\.(upsertArchive|removeArchive|refreshTankoubon|removeTankoubon|clearCache)\(/
+    const allowed = [
+      'src/domain/search/index-sync.ts',
+      // DELETE /api/search/cache: the purge of the index's own cache, not a library write.
+      'src/http/routes/search.ts',
+    ]
+    const offenders = sourceFiles(join(ROOT, 'src'))
+      .map((file) => relative(ROOT, file))
+      .filter((file) => !file.startsWith('src/search/') && !allowed.includes(file))
+      .filter((file) => sync.test(readFileSync(join(ROOT, file), 'utf8')))
+    expect(offenders).toEqual([])
+  })
 })
