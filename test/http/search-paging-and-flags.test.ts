@@ -1,4 +1,4 @@
-// Audit of the search endpoints over HTTP against SPEC, API-NOTES and LANraragi: paging, totals,
+// The search endpoints over HTTP as LANraragi answers them: paging, totals,
 // flags after writes through the API, random, suggest, the cache purge, stats and untagged.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { startTestServer, type TestServer } from '../helpers/server.ts'

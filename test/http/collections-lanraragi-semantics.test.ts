@@ -1,4 +1,4 @@
-// Audit of the collection endpoints against SPEC, API-NOTES and LANraragi's own behaviour:
+// The collection endpoints as LANraragi behaves:
 // request params in the query string, update semantics, removal no-ops, the bookmark link,
 // malformed bodies, LANraragi's member messages, global numbering after a member is deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'

@@ -1,5 +1,4 @@
-// Audit of auth, access and settings against SPEC.md part 5, API-NOTES "Identity and auth" and
-// LANraragi: progress access, Authorization headers that are not a live token, keys in query
+// Auth, access and settings edge cases, as the spec and LANraragi define them: progress access, Authorization headers that are not a live token, keys in query
 // strings, login body forms, settings keys, and CORS for callers without an Origin.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { createApiToken } from '../../src/domain/auth/tokens.ts'

@@ -1,4 +1,5 @@
-// Audit of the archive, job and server endpoints against SPEC, API-NOTES and LANraragi's behaviour.
+// Archive, job and server endpoints as LANraragi clients see them: HEAD, metadata, the New flag
+// and toc, files and pages, progress, jobs and thumbnails.
 import { describe, expect, it, beforeAll, afterAll } from 'bun:test'
 import { join } from 'node:path'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
