@@ -9,14 +9,21 @@ import { setLogLevel } from '../../src/log.ts'
 
 export const TEST_PASSWORD = 'test-password'
 
+/** A JSON answer as tests read it: loose on purpose, the assertions check the shape. */
+export type Wire = Record<string, any>
+
+type RequestOptions = RequestInit & { json?: unknown; cookie?: string; token?: string }
+
+/** What `json()` gives back: the status, the parsed body (null when empty) and the headers. */
+export type JsonAnswer<T> = { status: number; body: T; headers: Headers }
+
 export type TestServer = Server & {
   root: string
   contentDir: string
   /** fetch relative to the server, JSON bodies encoded for you. */
-  req(
-    path: string,
-    init?: RequestInit & { json?: unknown; cookie?: string; token?: string },
-  ): Promise<Response>
+  req(path: string, init?: RequestOptions): Promise<Response>
+  /** `req`, then the body parsed as JSON. */
+  json<T = Wire>(path: string, init?: RequestOptions): Promise<JsonAnswer<T>>
   /** A session cookie header value for the admin password. */
   login(): Promise<string>
   /** Waits for the initial scan (and any rescan in flight) to finish. */
@@ -61,11 +68,17 @@ export async function startTestServer(
     if (init.token) headers.set('authorization', `Bearer ${init.token}`)
     return fetch(server.url + path, { ...init, headers, body })
   }
+  const json = async <T = Wire>(path: string, init?: RequestOptions) => {
+    const res = await req(path, init)
+    const text = await res.text()
+    return { status: res.status, body: (text ? JSON.parse(text) : null) as T, headers: res.headers }
+  }
   return {
     ...server,
     root,
     contentDir,
     req,
+    json,
     async login() {
       const res = await req('/api/login', { method: 'POST', json: { password: password ?? '' } })
       if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`)

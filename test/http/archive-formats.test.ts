@@ -3,10 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { join } from 'node:path'
 import { readdir } from 'node:fs/promises'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import * as fx from '../helpers/fixtures.ts'
-
-type Wire = Record<string, any>
 
 type Made = {
   options: fx.PagesOptions

@@ -2,10 +2,8 @@
 // may count them as pages, and every page an archive lists must be served.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { join } from 'node:path'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import * as fx from '../helpers/fixtures.ts'
-
-type Wire = Record<string, any>
 
 const SPECIALS: fx.SpecialTarEntry[] = [
   { name: 'link.jpg', kind: 'symlink', target: '001.jpg' },

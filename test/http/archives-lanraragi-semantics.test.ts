@@ -2,10 +2,8 @@
 // and toc, files and pages, progress, jobs and thumbnails.
 import { describe, expect, it, beforeAll, afterAll } from 'bun:test'
 import { join } from 'node:path'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 let cookie: string

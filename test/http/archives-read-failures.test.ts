@@ -6,9 +6,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setLogLevel, setLogSink } from '../../src/log.ts'
 import { buildZip, makeCbz, makeJpeg, makePages } from '../helpers/fixtures.ts'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
-
-type Wire = Record<string, any>
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 
 let app: TestServer
 let cookie: string

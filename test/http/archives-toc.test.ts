@@ -2,10 +2,8 @@
 // the stored toc is left as it was.
 import { describe, expect, it } from 'bun:test'
 import { join } from 'node:path'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
-
-type Wire = Record<string, any>
 
 function addToc(app: TestServer, cookie: string, id: string, page: number, title: string) {
   const query = new URLSearchParams({ page: String(page), title })

@@ -4,11 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { insertJob } from '../../src/db/repos/jobs.repo.ts'
-
-type Wire = Record<string, any>
 
 const ODD_NAME = 'Tall ☆ "quoted"'
 

@@ -2,11 +2,9 @@ import { describe, expect, it, beforeAll, afterAll } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { seedArchive, seedTankoubon } from '../helpers/seed.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 let cookie: string

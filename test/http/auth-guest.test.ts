@@ -4,9 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { join } from 'node:path'
 import { openSession } from '../../src/domain/auth/sessions.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
-
-type Wire = Record<string, any>
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 
 let app: TestServer
 let cookie: string

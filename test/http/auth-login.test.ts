@@ -3,9 +3,8 @@ import { describe, expect, it } from 'bun:test'
 import { signAccessToken } from '../../src/domain/auth/access-token.ts'
 import { MAX_LOGIN_FAILURES } from '../../src/domain/auth/login-throttle.ts'
 import { createApiToken } from '../../src/domain/auth/tokens.ts'
-import { startTestServer, TEST_PASSWORD, type TestServer } from '../helpers/server.ts'
+import { startTestServer, TEST_PASSWORD, type TestServer, type Wire } from '../helpers/server.ts'
 
-type Wire = Record<string, any>
 type SetCookie = { value: string; attributes: string[] }
 
 /** Set-Cookie headers by cookie name. */

@@ -5,11 +5,9 @@ import { eq, sql } from 'drizzle-orm'
 import { refreshTokens, sessionFamilies } from '../../src/db/schema/auth.ts'
 import { REFRESH_GRACE_MS, REFRESH_TTL_SECS } from '../../src/domain/auth/refresh.ts'
 import { openSession } from '../../src/domain/auth/sessions.ts'
-import { startTestServer, TEST_PASSWORD, type TestServer } from '../helpers/server.ts'
+import { startTestServer, TEST_PASSWORD, type TestServer, type Wire } from '../helpers/server.ts'
 
 type Session = { access: string; refresh: string }
-type Wire = Record<string, any>
-
 function sessionOf(res: Response): Session {
   const jar: Record<string, string> = {}
   for (const header of res.headers.getSetCookie()) {

@@ -8,9 +8,7 @@ import { apiTokens } from '../../src/db/schema/auth.ts'
 import { sha256Hex } from '../../src/domain/auth/secrets.ts'
 import { openSession } from '../../src/domain/auth/sessions.ts'
 import { setLogLevel, setLogSink } from '../../src/log.ts'
-import { startTestServer, TEST_PASSWORD, type TestServer } from '../helpers/server.ts'
-
-type Wire = Record<string, any>
+import { startTestServer, TEST_PASSWORD, type TestServer, type Wire } from '../helpers/server.ts'
 
 async function create(app: TestServer, cookie: string, body: Wire) {
   const res = await app.req('/api/tokens', { method: 'POST', cookie, json: body })

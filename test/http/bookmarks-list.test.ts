@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { insertBookmark } from '../../src/db/repos/bookmarks.repo.ts'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { seedArchive } from '../helpers/seed.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 let cookie: string

@@ -3,11 +3,9 @@
 import { describe, expect, it } from 'bun:test'
 import { mkdir, rename, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { rescan } from '../helpers/rescan.ts'
 import { makeCbz, makeCorrupt } from '../helpers/fixtures.ts'
-
-type Wire = Record<string, any>
 
 async function listedIds(app: TestServer, cookie: string): Promise<string[]> {
   const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]

@@ -3,10 +3,8 @@
 import { describe, expect, it } from 'bun:test'
 import { utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { buildZip, makeJpeg } from '../helpers/fixtures.ts'
-
-type Wire = Record<string, any>
 
 /** A zip whose first entry is 600 KB of fixed bytes (not a page), so the id never changes. */
 async function sameIdZip(pages: number, seed: number): Promise<Uint8Array> {

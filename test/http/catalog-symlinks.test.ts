@@ -4,12 +4,10 @@ import { describe, expect, it } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { rescanJob } from '../helpers/rescan.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { findArchive } from '../../src/db/repos/archives.repo.ts'
-
-type Wire = Record<string, any>
 
 async function rescan(app: TestServer, cookie: string) {
   const row = await rescanJob(app, cookie)

@@ -2,11 +2,9 @@ import { describe, expect, it } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { rescan } from '../helpers/rescan.ts'
 import { makeCbz, makeTarGz } from '../helpers/fixtures.ts'
-
-type Wire = Record<string, any>
 
 async function titles(app: TestServer, cookie: string): Promise<string[]> {
   const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]

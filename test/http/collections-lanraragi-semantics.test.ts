@@ -2,10 +2,8 @@
 // request params in the query string, update semantics, removal no-ops, the bookmark link,
 // malformed bodies, LANraragi's member messages, global numbering after a member is deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { randomArchiveId, seedArchive } from '../helpers/seed.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 let cookie: string

@@ -4,10 +4,8 @@ import { afterEach, describe, expect, it } from 'bun:test'
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setLogLevel, setLogSink } from '../../src/log.ts'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
-
-type Wire = Record<string, any>
 
 /** A '/'-rooted path of two or more segments, as a system error quotes it. */
 const ABSOLUTE_PATH = /(^|[\s'"(])\/[^\s'"/]+\/[^\s'"]+/

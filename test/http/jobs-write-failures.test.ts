@@ -4,10 +4,8 @@
 import { describe, expect, it } from 'bun:test'
 import { join } from 'node:path'
 import { findJob } from '../../src/db/repos/jobs.repo.ts'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
-
-type Wire = Record<string, any>
 
 const refuseJobUpdates = (app: TestServer) =>
   app.deps.db.$client.exec(

@@ -2,6 +2,7 @@
 // refused body is never echoed back: a small deep body must not stall the server for anyone.
 import { describe, expect, it } from 'bun:test'
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../../src/http/json-body.ts'
+import { expectAppError } from '../helpers/expect.ts'
 import { startTestServer } from '../helpers/server.ts'
 
 const nested = (depth: number, leaf = '1') => '{"a":'.repeat(depth) + leaf + '}'.repeat(depth)
@@ -104,8 +105,7 @@ describe('JSON request bodies', () => {
         body,
         cookie,
       })
-      expect(res.status).toBe(400)
-      expect(await res.json()).toMatchObject({ operation: 'create_category', success: 0 })
+      await expectAppError(res, 400, 'create_category')
     }
   })
 })

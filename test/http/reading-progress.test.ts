@@ -2,10 +2,8 @@
 // total_pages_read counter of /api/info, and DELETE /api/database/isnew.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { findArchive } from '../../src/db/repos/archives.repo.ts'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { seedArchive, seedTankoubon } from '../helpers/seed.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 let cookie: string

@@ -1,10 +1,8 @@
 // /api/info's cache_last_cleared: when the search cache was last invalidated (a purge or any
 // index change), so clients know when to refresh what they cached.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { seedArchive } from '../helpers/seed.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 let cookie: string

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { seedArchive, seedTankoubon } from '../helpers/seed.ts'
 import { deleteArchiveRow } from '../../src/db/repos/archives.repo.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 let cookie: string
@@ -11,11 +9,8 @@ let guestToken: string
 const ids: string[] = []
 let tank: string
 
-async function get(path: string, auth: { cookie?: string; token?: string } = { cookie }) {
-  const res = await app.req(path, auth)
-  const text = await res.text()
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as any }
-}
+const get = (path: string, auth: { cookie?: string; token?: string } = { cookie }) =>
+  app.json(path, auth)
 
 beforeAll(async () => {
   app = await startTestServer()
@@ -188,7 +183,7 @@ describe('GET /api/database/stats', () => {
 
 describe('GET /api/archives/untagged', () => {
   it('lists archives whose only tags are in ignored namespaces', async () => {
-    const { status, body } = await get('/api/archives/untagged')
+    const { status, body } = await app.json<string[]>('/api/archives/untagged', { cookie })
     expect(status).toBe(200)
     const expected = ids.filter((_, i) => (i + 1) % 3 !== 0)
     expect([...body].sort()).toEqual(expected.sort())

@@ -1,10 +1,8 @@
 // Guest scope in the grouped view: a Tankoubon stands in for its members only where the guest may
 // see the Tankoubon itself; visible members of a hidden Tankoubon are listed on their own.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { seedArchive, seedCategory, seedTankoubon } from '../helpers/seed.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 const id: Record<string, string> = {}

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { seedArchive, seedCategory, seedTankoubon } from '../helpers/seed.ts'
 import { createSearchIndex } from '../../src/search/index.ts'
 import { createIndexSource } from '../../src/domain/search/index-source.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 let cookie: string

@@ -1,10 +1,8 @@
 // The search endpoints over HTTP as LANraragi answers them: paging, totals,
 // flags after writes through the API, random, suggest, the cache purge, stats and untagged.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { seedArchive, seedCategory, seedTankoubon } from '../helpers/seed.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 let cookie: string
@@ -12,11 +10,8 @@ let guestToken: string
 const id: Record<string, string> = {}
 let tank: string
 
-async function get(path: string, auth: { cookie?: string; token?: string } = { cookie }) {
-  const res = await app.req(path, auth)
-  const text = await res.text()
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as any }
-}
+const get = (path: string, auth: { cookie?: string; token?: string } = { cookie }) =>
+  app.json(path, auth)
 
 const titles = (data: Wire[]) => data.map((a) => a.title)
 
@@ -209,10 +204,10 @@ describe('stats and untagged', () => {
   })
 
   it('lists untagged archives, auto namespaces not counting as tags', async () => {
-    const { body } = await get('/api/archives/untagged')
-    expect(body).toContain(id['Item 04'])
-    expect(body).toContain(id['Item 05'])
-    expect(body).not.toContain(id['Item 01'])
+    const { body } = await app.json<string[]>('/api/archives/untagged', { cookie })
+    expect(body).toContain(id['Item 04']!)
+    expect(body).toContain(id['Item 05']!)
+    expect(body).not.toContain(id['Item 01']!)
   })
 })
 

@@ -1,10 +1,8 @@
 // /api/search/suggest is the first 10 results of the same /api/search, in ascending title order,
 // cut down to arcid and title: same terms on tags and titles, flags, category and grouping.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { seedArchive, seedCategory, seedTankoubon } from '../helpers/seed.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 let cookie: string

@@ -1,10 +1,8 @@
 // A Tankoubon as a search hit: its last-read time is the latest of its own and its members',
 // for sorting and on the wire, and its progress never exceeds its page count.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { seedArchive, seedTankoubon } from '../helpers/seed.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 let cookie: string

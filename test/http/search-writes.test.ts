@@ -3,10 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 let cookie: string

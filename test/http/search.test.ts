@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { seedArchive, seedCategory, seedTankoubon } from '../helpers/seed.ts'
 import { deleteArchiveRow } from '../../src/db/repos/archives.repo.ts'
-
-type Wire = Record<string, any>
 
 let app: TestServer
 let cookie: string
@@ -11,9 +9,8 @@ const id: Record<string, string> = {}
 let tank: string
 
 async function get(path: string): Promise<{ status: number; body: Wire }> {
-  const res = await app.req(path, { cookie })
-  const text = await res.text()
-  return { status: res.status, body: text ? JSON.parse(text) : {} }
+  const { status, body } = await app.json(path, { cookie })
+  return { status, body: body ?? {} }
 }
 
 async function titles(query: string): Promise<string[]> {

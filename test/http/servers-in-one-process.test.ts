@@ -5,9 +5,7 @@ import { stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { MAX_LOGIN_FAILURES } from '../../src/domain/auth/login-throttle.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
-import { startTestServer, TEST_PASSWORD, type TestServer } from '../helpers/server.ts'
-
-type Wire = Record<string, any>
+import { startTestServer, TEST_PASSWORD, type TestServer, type Wire } from '../helpers/server.ts'
 
 async function titles(app: TestServer): Promise<string[]> {
   const cookie = await app.login()

@@ -2,9 +2,7 @@
 import { describe, expect, it } from 'bun:test'
 import { DEFAULT_SETTINGS, SETTING_SCHEMAS } from '../../src/domain/settings.ts'
 import { openSession } from '../../src/domain/auth/sessions.ts'
-import { startTestServer, TEST_PASSWORD, type TestServer } from '../helpers/server.ts'
-
-type Wire = Record<string, any>
+import { startTestServer, TEST_PASSWORD, type TestServer, type Wire } from '../helpers/server.ts'
 
 async function sessionCookie(app: TestServer): Promise<string> {
   const grant = await openSession(app.deps, { ip: '127.0.0.1', userAgent: 'test' })

@@ -3,9 +3,7 @@ import { describe, expect, it } from 'bun:test'
 import { join } from 'node:path'
 import { createApiToken } from '../../src/domain/auth/tokens.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
-
-type Wire = Record<string, any>
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 
 async function status(app: TestServer, cookie: string): Promise<Wire> {
   const res = await app.req('/api/shinobu', { cookie })

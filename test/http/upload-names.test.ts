@@ -3,10 +3,8 @@
 import { describe, expect, it } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
-
-type Wire = Record<string, any>
 
 const NFC = 'Caf\u00e9 \u00c5ngstr\u00f6m.cbz'
 const NFD = NFC.normalize('NFD')

@@ -3,10 +3,9 @@
 import { describe, expect, it } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
 
-type Wire = Record<string, any>
 const MiB = 1024 * 1024
 
 type Part = { name: string; value: string } | { name: string; file: Uint8Array; filename: string }

@@ -2,10 +2,8 @@ import { describe, expect, it } from 'bun:test'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
-
-type Wire = Record<string, any>
 
 async function upload(
   app: TestServer,

@@ -2,11 +2,9 @@ import { describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startTestServer } from '../helpers/server.ts'
+import { startTestServer, type Wire } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { jobs } from '../../src/db/schema/jobs.ts'
-
-type Wire = Record<string, any>
 
 describe('job recovery', () => {
   it('marks jobs a crash left active as failed at the next start', async () => {

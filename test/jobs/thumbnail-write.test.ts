@@ -3,7 +3,7 @@ import { describe, expect, it } from 'bun:test'
 import { mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { writeThumbnailFile } from '../../src/workers/thumbnail.worker.ts'
+import { writeThumbnailFile } from '../../src/images/thumbnail.worker.ts'
 
 describe('writeThumbnailFile', () => {
   it('writes a thumbnail whose folder was removed just before the rename', async () => {
