@@ -9,7 +9,7 @@ import libarchiveWasmPath from 'libarchive.js/src/webworker/wasm-gen/libarchive.
 export const MIGRATIONS_DIR = join(import.meta.dir, 'db', 'migrations')
 
 /** Entry of the sharp Workers (thumbnails, page sizes). */
-export const THUMBNAIL_WORKER_URL = new URL('./workers/thumbnail.worker.ts', import.meta.url)
+export const THUMBNAIL_WORKER_URL = new URL('./images/thumbnail.worker.ts', import.meta.url)
 
 /** Entry of the libarchive Workers (RAR, 7z, compressed tar). */
 export const EXTRACT_WORKER_URL = new URL('./archive/extract.worker.ts', import.meta.url)

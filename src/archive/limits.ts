@@ -15,11 +15,7 @@ export const MAX_COMPRESSION_RATIO = 100
 export const MAX_LIBARCHIVE_FILE_BYTES = 1 * GiB
 /** Default bound of the on-disk cache of pages extracted from RAR / 7z / compressed tar. */
 export const DEFAULT_PAGE_CACHE_BYTES = 2 * GiB
-/** Decoding bombs: sharp refuses images with more pixels than this (limitInputPixels). */
-export const MAX_IMAGE_PIXELS = 100_000_000
 /** Open zip/tar handles kept for random access; each holds one file descriptor. */
 export const MAX_OPEN_ARCHIVES = 64
 /** One extraction may take this long (a 1 GiB solid 7z decodes in about a minute here). */
 export const MAX_EXTRACT_MS = 10 * 60_000
-/** One thumbnail or header read; past this its worker is replaced. */
-export const MAX_THUMBNAIL_MS = 60_000

@@ -1,4 +1,4 @@
-// What the rest of the server needs from archive files and images (implemented in src/archive/).
+// What the rest of the server needs from archive files (implemented in src/archive/).
 export type ArchiveFormat = 'zip' | 'tar' | 'rar' | '7z' | 'tar.gz' | 'tar.bz2' | 'tar.xz'
 
 export type ArchiveReader = {
@@ -17,17 +17,5 @@ export type ArchiveReader = {
   forget(absPath: string): void
   /** Empties the on-disk page cache (DELETE /api/tempfolder); the reader stays usable. */
   clearCache(): Promise<void>
-  close(): Promise<void>
-}
-
-export type Thumbnailer = {
-  /** Resizes an image to `height` px tall (default 500) and writes it atomically to outPath. */
-  thumbnail(
-    input: Uint8Array,
-    outPath: string,
-    options: { format: 'webp' | 'jpeg'; height?: number },
-  ): Promise<void>
-  /** Natural pixel size read from the image header. */
-  dimensions(input: Uint8Array): Promise<{ width: number; height: number }>
   close(): Promise<void>
 }

@@ -58,6 +58,31 @@ describe('architecture', () => {
     ]).toEqual([])
   })
 
+  it('the worker pool is generic: it imports nothing of ours but errors.ts and log.ts', () => {
+    const outside = (spec: string, file: string) =>
+      spec.startsWith('.') &&
+      !intoFolder(spec, file, 'src/workers/') &&
+      !['src/errors.ts', 'src/log.ts'].includes(relative(ROOT, join(file, '..', spec)))
+    expect(violations('src/workers', outside)).toEqual([])
+  })
+
+  it('images never import domain, http or the database', () => {
+    const forbidden = (spec: string, file: string) =>
+      spec === 'elysia' ||
+      ['src/domain', 'src/http', 'src/db'].some((f) => intoFolder(spec, file, f))
+    expect(violations('src/images', forbidden)).toEqual([])
+  })
+
+  it('archive readers reach workers only through the generic pool, and never images', () => {
+    const forbidden = (spec: string, file: string) =>
+      intoFolder(spec, file, 'src/images/') ||
+      (intoFolder(spec, file, 'src/workers/') &&
+        !['src/workers/pool.ts', 'src/workers/protocol.ts'].includes(
+          relative(ROOT, join(file, '..', spec)),
+        ))
+    expect(violations('src/archive', forbidden)).toEqual([])
+  })
+
   it('image and archive decoders (sharp, libarchive.js) load only inside Workers', () => {
     // A `.wasm` import only names the file (src/assets.ts): it loads nothing.
     const decoder = (spec: string) =>

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { AppError } from '../../src/errors.ts'
-import type { Thumbnailer } from '../../src/archive/types.ts'
-import { createThumbnailer } from '../../src/workers/thumbnailer.ts'
+import type { Thumbnailer } from '../../src/images/types.ts'
+import { createThumbnailer } from '../../src/images/thumbnailer.ts'
 import { makeImageBomb, makeJpeg } from '../helpers/fixtures.ts'
 
 let dir: string

@@ -3,8 +3,8 @@ import { mkdir, rename, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import sharp from 'sharp'
 import { AppError, fail } from '../errors.ts'
-import { MAX_IMAGE_PIXELS } from '../archive/limits.ts'
-import { serveCalls } from './protocol.ts'
+import { MAX_IMAGE_PIXELS } from './limits.ts'
+import { serveCalls } from '../workers/protocol.ts'
 
 export type ThumbnailRequest =
   | {

@@ -1,8 +1,8 @@
 // The Thumbnailer: sharp in a pool of Bun Workers, so resizing never blocks the HTTP loop.
-import type { Thumbnailer } from '../archive/types.ts'
-import { MAX_THUMBNAIL_MS } from '../archive/limits.ts'
+import type { Thumbnailer } from './types.ts'
+import { MAX_THUMBNAIL_MS } from './limits.ts'
 import { THUMBNAIL_WORKER_URL } from '../assets.ts'
-import { createWorkerPool } from './pool.ts'
+import { createWorkerPool } from '../workers/pool.ts'
 import type { ThumbnailRequest, ThumbnailResult } from './thumbnail.worker.ts'
 
 const DEFAULT_HEIGHT = 500
