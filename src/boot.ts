@@ -60,7 +60,7 @@ export async function startServer(
     const reader = createArchiveReader({ tempDir: config.tempDir })
     stops.push(() => reader.close())
     const events = createEventBus()
-    const jobs = createJobQueue<JobArgsByName>(db)
+    const jobs = createJobQueue<JobArgsByName>(db, { events })
     stops.push(() => jobs.stop())
     const search = createSearchIndex(createIndexSource(db))
     syncIndexWithEvents(events, search)

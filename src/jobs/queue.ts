@@ -14,6 +14,7 @@ import {
   type JobState,
 } from '../db/repos/jobs.repo.ts'
 import { fail } from '../errors.ts'
+import type { EventBus } from '../events.ts'
 import { createLogger } from '../log.ts'
 import type { JobFactories, JobKind } from './define-job.ts'
 import { messageOf } from './public-reason.ts'
@@ -45,7 +46,12 @@ export type JobQueue<M> = {
 /** The job names of a queue whose kinds take arguments M. */
 type NameOf<M> = keyof M & string
 
-export function createJobQueue<M>(db: Db): JobQueue<M> {
+export type JobQueueOptions = {
+  /** Told when a job is queued, starts, reports progress and ends (`job.progress`). */
+  events?: Pick<EventBus, 'publish'>
+}
+
+export function createJobQueue<M>(db: Db, options: JobQueueOptions = {}): JobQueue<M> {
   const log = createLogger('jobs')
   const kinds: Partial<{ [K in NameOf<M>]: JobKind<M[K]> }> = {}
   const pending = new Map<NameOf<M>, number[]>()
@@ -56,6 +62,7 @@ export function createJobQueue<M>(db: Db): JobQueue<M> {
   const live = new Map<number, RunningJob>()
   const waiters = new Map<number, ((row: JobRow) => void)[]>()
   const states = createStateWrites(db)
+  const { events } = options
   let stopped = false
   let finishedSincePrune = 0
 
@@ -106,7 +113,7 @@ export function createJobQueue<M>(db: Db): JobQueue<M> {
       abort: new AbortController(),
     }
     live.set(id, job)
-    const end = await runJob(kind, job, { states })
+    const end = await runJob(kind, job, { states, events })
     live.delete(id)
     settle(id, { ...job.row, ...end })
     if (++finishedSincePrune >= PRUNE_EVERY) {
@@ -149,6 +156,7 @@ export function createJobQueue<M>(db: Db): JobQueue<M> {
       // The database took a write: a good moment for the ones it refused before.
       states.retry()
       schedule(name, row)
+      events?.publish({ type: 'job.progress', id: row.id, progress: row.progress })
       queueMicrotask(() => pump(name))
       return row.id
     },

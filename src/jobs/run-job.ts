@@ -4,6 +4,7 @@
 // may read. The end is always returned as data: a job never throws out of here.
 import type { JobRow } from '../db/repos/jobs.repo.ts'
 import { fail } from '../errors.ts'
+import type { EventBus } from '../events.ts'
 import { createLogger } from '../log.ts'
 import type { JobContext, JobKind } from './define-job.ts'
 import { messageOf, publicReason } from './public-reason.ts'
@@ -22,21 +23,32 @@ export type RunningJob = { row: JobRow; abort: AbortController }
 
 export type RunJobOptions = {
   states: StateWrites
+  /** Told of the job's start, each progress report and its end. */
+  events?: Pick<EventBus, 'publish'>
 }
 
 /** Runs the job to its end and writes each state on the way; returns the end it wrote. */
 export async function runJob<A>(
   kind: JobKind<A>,
   job: RunningJob,
-  { states }: RunJobOptions,
+  { states, events }: RunJobOptions,
 ): Promise<JobPatch> {
   const { row, abort } = job
   const { id } = row
   let lastWrite = 0
   // Parsed at the first report with notes, inside the run: bad stored notes fail the job.
   let notes: Record<string, unknown> | undefined
+  const announce = () =>
+    events?.publish({
+      type: 'job.progress',
+      id,
+      progress: row.progress,
+      // Replaced, never changed in place: subscribers may keep it.
+      ...(notes && { notes }),
+    })
   // A start that cannot be written does not stop the job: its end is written when possible.
   states.write(id, { state: 'active', startedAt: row.startedAt })
+  announce()
   const transferFields = (): JobPatch => ({
     progress: row.progress,
     notes: row.notes,
@@ -60,6 +72,7 @@ export async function runJob<A>(
         row.notes = JSON.stringify(notes)
       }
       flush()
+      announce()
     },
     transfer(fields) {
       if (fields.downloadedBytes !== undefined) row.downloadedBytes = fields.downloadedBytes
@@ -103,6 +116,8 @@ export async function runJob<A>(
   }
   states.write(id, end)
   states.retry()
+  row.progress = end.progress ?? row.progress
+  announce()
   return end
 }
 

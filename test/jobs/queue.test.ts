@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { openDb } from '../../src/db/client.ts'
 import { defineJob } from '../../src/jobs/define-job.ts'
 import { createJobQueue } from '../../src/jobs/queue.ts'
+import { createEventBus, type EventOf } from '../../src/events.ts'
 import { MAX_RESULT_BYTES } from '../../src/jobs/run-job.ts'
 import { pruneTerminalJobs } from '../../src/db/repos/jobs.repo.ts'
 import { setLogLevel, setLogSink } from '../../src/log.ts'
@@ -161,6 +162,37 @@ describe('job queue', () => {
     expect(done.resultTruncated).toBe(true)
     expect(done.result!.length).toBeLessThanOrEqual(MAX_RESULT_BYTES)
     expect(JSON.parse(done.result!).length).toBeGreaterThan(0)
+  })
+
+  it('publishes job.progress when a job is queued, starts, reports progress and ends', async () => {
+    const db = openDb(':memory:')
+    const events = createEventBus()
+    const seen: EventOf<'job.progress'>[] = []
+    events.subscribe('job.progress', (event) => seen.push(event))
+    const queue = createJobQueue<{ steps: NoArgs }>(db, { events })
+    queue.register(
+      {
+        steps: () =>
+          defineJob({
+            concurrency: 1,
+            async run(ctx) {
+              ctx.progress(0.5, { step: 1 })
+              ctx.progress(0.75)
+              return 'done'
+            },
+          }),
+      },
+      null,
+    )
+    const id = queue.enqueue('steps', {})
+    await queue.waitFor(id)
+    expect(seen).toEqual([
+      { type: 'job.progress', id, progress: 0 },
+      { type: 'job.progress', id, progress: 0 },
+      { type: 'job.progress', id, progress: 0.5, notes: { step: 1 } },
+      { type: 'job.progress', id, progress: 0.75, notes: { step: 1 } },
+      { type: 'job.progress', id, progress: 1, notes: { step: 1 } },
+    ])
   })
 
   it('prunes terminal jobs beyond the newest ones kept, never live ones', () => {
