@@ -15,7 +15,17 @@ export type DomainEvent =
   | { type: 'tankoubon.removed'; id: string }
   /** Created, edited, deleted, or its member list changed. */
   | { type: 'category.changed'; id: string }
-  | { type: 'job.progress'; id: number; progress: number; notes?: Record<string, unknown> }
+  | {
+      type: 'job.progress'
+      id: number
+      name: string
+      state: 'queued' | 'active' | 'finished' | 'failed'
+      progress: number
+      notes?: Record<string, unknown>
+      /** Transfer fields of downloads, once known. */
+      downloadedBytes?: number
+      totalBytes?: number
+    }
 
 export type EventType = DomainEvent['type']
 export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>

@@ -156,7 +156,13 @@ export function createJobQueue<M>(db: Db, options: JobQueueOptions = {}): JobQue
       // The database took a write: a good moment for the ones it refused before.
       states.retry()
       schedule(name, row)
-      events?.publish({ type: 'job.progress', id: row.id, progress: row.progress })
+      events?.publish({
+        type: 'job.progress',
+        id: row.id,
+        name,
+        state: 'queued',
+        progress: row.progress,
+      })
       queueMicrotask(() => pump(name))
       return row.id
     },

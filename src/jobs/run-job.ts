@@ -38,13 +38,18 @@ export async function runJob<A>(
   let lastWrite = 0
   // Parsed at the first report with notes, inside the run: bad stored notes fail the job.
   let notes: Record<string, unknown> | undefined
+  let state: 'active' | 'finished' | 'failed' = 'active'
   const announce = () =>
     events?.publish({
       type: 'job.progress',
       id,
+      name: row.name,
+      state,
       progress: row.progress,
       // Replaced, never changed in place: subscribers may keep it.
       ...(notes && { notes }),
+      ...(row.downloadedBytes !== null && { downloadedBytes: row.downloadedBytes }),
+      ...(row.totalBytes !== null && { totalBytes: row.totalBytes }),
     })
   // A start that cannot be written does not stop the job: its end is written when possible.
   states.write(id, { state: 'active', startedAt: row.startedAt })
@@ -82,6 +87,7 @@ export async function runJob<A>(
       if (fields.rateLimitMatchedPattern !== undefined)
         row.rateLimitMatchedPattern = fields.rateLimitMatchedPattern
       flush()
+      announce()
     },
     signal: abort.signal,
     log: createLogger(`job:${row.name}`),
@@ -117,6 +123,7 @@ export async function runJob<A>(
   states.write(id, end)
   states.retry()
   row.progress = end.progress ?? row.progress
+  state = end.state === 'finished' ? 'finished' : 'failed'
   announce()
   return end
 }

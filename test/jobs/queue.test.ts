@@ -164,7 +164,7 @@ describe('job queue', () => {
     expect(JSON.parse(done.result!).length).toBeGreaterThan(0)
   })
 
-  it('publishes job.progress when a job is queued, starts, reports progress and ends', async () => {
+  it('publishes job.progress with its state when a job is queued, starts, reports progress and ends', async () => {
     const db = openDb(':memory:')
     const events = createEventBus()
     const seen: EventOf<'job.progress'>[] = []
@@ -186,12 +186,13 @@ describe('job queue', () => {
     )
     const id = queue.enqueue('steps', {})
     await queue.waitFor(id)
+    const event = { type: 'job.progress', id, name: 'steps' } as const
     expect(seen).toEqual([
-      { type: 'job.progress', id, progress: 0 },
-      { type: 'job.progress', id, progress: 0 },
-      { type: 'job.progress', id, progress: 0.5, notes: { step: 1 } },
-      { type: 'job.progress', id, progress: 0.75, notes: { step: 1 } },
-      { type: 'job.progress', id, progress: 1, notes: { step: 1 } },
+      { ...event, state: 'queued', progress: 0 },
+      { ...event, state: 'active', progress: 0 },
+      { ...event, state: 'active', progress: 0.5, notes: { step: 1 } },
+      { ...event, state: 'active', progress: 0.75, notes: { step: 1 } },
+      { ...event, state: 'finished', progress: 1, notes: { step: 1 } },
     ])
   })
 
