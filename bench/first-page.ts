@@ -2,14 +2,12 @@
 // library: 4-16 JPEG pages of 640x905): p50/p95 per request, each archive asked once, sequentially.
 // Run: bun bench/first-page.ts [archives=2000]
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import sharp from 'sharp'
 import { startServer } from '../src/boot.ts'
 import { setLogLevel } from '../src/log.ts'
-import { buildZip } from '../test/helpers/fixtures.ts'
 import { benchConfig, sessionCookie } from './bench-server.ts'
+import { writeSmallLibrary } from './small-library.ts'
 
 const ARCHIVES = Number(process.argv[2] ?? 2000)
 setLogLevel('error')
@@ -17,28 +15,11 @@ setLogLevel('error')
 const percentile = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN
 
-async function page(seed: number): Promise<Uint8Array> {
-  const noise = { type: 'gaussian' as const, mean: 90 + seed * 7, sigma: 25 }
-  const create = { width: 640, height: 905, channels: 3 as const, background: '#000', noise }
-  return new Uint8Array(await sharp({ create }).jpeg({ quality: 75 }).toBuffer())
-}
-
 const root = mkdtempSync(join(tmpdir(), 'tankobun-bench-first-'))
 try {
   const content = join(root, 'content')
   mkdirSync(content, { recursive: true })
-  const distinct = await Promise.all(Array.from({ length: 16 }, (_, i) => page(i)))
-  for (let a = 0; a < ARCHIVES; a++) {
-    const count = 4 + (a % 13)
-    const entries = [
-      { name: 'id.txt', data: new TextEncoder().encode(`archive ${a}`) },
-      ...Array.from({ length: count }, (_, i) => ({
-        name: `${String(i + 1).padStart(3, '0')}.jpg`,
-        data: distinct[(a + i) % 16]!,
-      })),
-    ]
-    await writeFile(join(content, `Archive ${String(a).padStart(5, '0')}.cbz`), buildZip(entries))
-  }
+  await writeSmallLibrary(content, ARCHIVES)
   const server = await startServer(benchConfig(root, content))
   try {
     await server.catalog.idle()
