@@ -10,7 +10,7 @@ export const MAX_BODY_BYTES = 1024 * 1024
 /**
  * Bun's own cap (`maxRequestBodySize`). Bun refuses a declared size past it with a bare 413
  * before any handler runs, so it sits above the upload limit: declared sizes up to twice the
- * limit get the Env below. An upload sent chunked is counted while it is read (upload-form.ts).
+ * limit get the Env below. An upload sent chunked is counted while it is read (multipart.ts).
  */
 export function serverBodyCeiling(config: Pick<Config, 'maxUploadMb'>): number {
   return 2 * uploadLimitBytes(config)

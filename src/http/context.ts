@@ -42,6 +42,8 @@ export function requestContext(deps: Deps) {
       // then parsed here for every route, with the nesting cap (json-body.ts), never by Elysia.
       .onParse({ as: 'global' }, async ({ request, route, server, contentType }) => {
         const { bodyClass } = await authorize(request, route, server)
+        // A streamed body is left unread: its handler reads it as it arrives (multipart.ts).
+        if (bodyClass === 'stream') return null
         if (bodyClass === 'json' && isJsonContentType(contentType))
           return requireJsonObject(await readJsonBody(request))
       })

@@ -48,7 +48,12 @@ export function renderError(operation: string, code: string | number, error: unk
 }
 
 function validationMessage(error: unknown): string {
-  const e = error as { type?: string; all?: { path?: string; message?: string }[] }
+  const e = error as {
+    customError?: unknown
+    all?: { path?: string; message?: string }[]
+  }
+  // A schema's own `error` text: a route that keeps LANraragi's wording for a malformed body.
+  if (typeof e?.customError === 'string') return e.customError
   const first = e?.all?.[0]
   if (first) {
     const where = first.path ? first.path.replace(/^\//, '') : 'request'

@@ -83,6 +83,11 @@ describe('architecture', () => {
     expect(violations('src/archive', forbidden)).toEqual([])
   })
 
+  it('the streamed multipart reader is generic: it knows no domain code', () => {
+    const file = join(ROOT, 'src/http/multipart.ts')
+    expect(importsOf(file).filter((spec) => intoFolder(spec, file, 'src/domain'))).toEqual([])
+  })
+
   it('image and archive decoders (sharp, libarchive.js) load only inside Workers', () => {
     // A `.wasm` import only names the file (src/assets.ts): it loads nothing.
     const decoder = (spec: string) =>

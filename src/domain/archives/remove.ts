@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
-import { fail, AppError } from '../../errors.ts'
+import { AppError } from '../../errors.ts'
 import { isArchiveId } from '../../model/ids.ts'
 import { patchPathOf, toAbsolutePath } from './files.ts'
 import { deleteThumbnails } from './thumbnails.ts'
@@ -50,13 +50,6 @@ export async function deleteArchives(
     }
   }
   return results
-}
-
-export function requireIdList(body: unknown): string[] {
-  const ids = (body as { ids?: unknown })?.ids
-  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((v) => typeof v === 'string'))
-    throw fail.bad_request('Body must be {"ids": [archive ids]}.')
-  return ids
 }
 
 /** Removes the sidecar patch zip (if any) and clears has_patch. */

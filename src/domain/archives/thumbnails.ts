@@ -1,5 +1,5 @@
-// Cover and page thumbnails: where they live, making them in the worker pool, and what a
-// thumbnail request gets (the file, a queued job, or the placeholder).
+// Cover and page thumbnails: where they live, making them in the worker pool, what a thumbnail
+// request gets (the file, a queued job, or the placeholder), and when a page-thumbnail job is due.
 import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -96,6 +96,27 @@ export async function getThumbnail(
   if (existing) return { kind: 'file', ...existing }
   const job = deps.jobs.enqueue('thumbnails', { ids: [archiveId], page })
   return options.noFallback ? { kind: 'queued', job } : { kind: 'placeholder' }
+}
+
+export type PageThumbnailsOutcome = { kind: 'queued'; job: number } | { kind: 'complete' }
+
+/**
+ * POST page thumbnails: a job makes every page's thumbnail. Nothing is queued when they all exist,
+ * unless `force` remakes them.
+ */
+export function queuePageThumbnails(
+  deps: Deps,
+  row: ArchiveRow,
+  force: boolean,
+): PageThumbnailsOutcome {
+  const missing = Array.from({ length: row.pagecount }, (_, i) => i + 1).some(
+    (page) => !findThumbnailFile(deps, row.id, page),
+  )
+  if (!force && !missing) return { kind: 'complete' }
+  return {
+    kind: 'queued',
+    job: deps.jobs.enqueue('thumbnails', { ids: [row.id], page: 'all', force }),
+  }
 }
 
 /** PUT thumbnail: the cover is remade from page N; returns the thumbnail's URL. */

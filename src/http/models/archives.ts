@@ -1,5 +1,105 @@
-// Wire shape of archive metadata (LANraragi's field names), converted once here.
+// Wire shapes of archives: the metadata object (LANraragi's field names), the params, queries and
+// bodies of the archive routes, and the upload form's fields and conflicts, converted once here.
+import { t } from 'elysia'
 import type { ArchiveRow } from '../../domain/archives/lookup.ts'
+import type { Conflict } from '../../domain/archives/check-staged.ts'
+import type { IngestInput } from '../../domain/archives/upload.ts'
+import { fail, type AppError } from '../../errors.ts'
+
+const RENAME_BODY = 'Body must be {"filename": "new name"}.'
+const DELETE_BODY = 'Body must be {"ids": [archive ids]}.'
+
+/**
+ * A field LANraragi reads as a request param. Only a string counts: anything else (a JSON number,
+ * a multipart file) is ignored, as if it were not sent.
+ */
+const ParamText = t.Optional(t.Unknown())
+
+/**
+ * Query values stay strings: LANraragi clients send loose ones (`force=1`, `true`, `"false"`), read
+ * by http/params.ts (parseFlag, parseInteger) with its messages.
+ */
+export const ArchiveModel = {
+  params: t.Object({ id: t.String() }),
+  progressParams: t.Object({ id: t.String(), page: t.String() }),
+  /** Delete several: `{"ids": [...]}` as JSON (or a form repeating `ids`). */
+  deleteBody: t.Object(
+    { ids: t.Array(t.String({ error: DELETE_BODY }), { minItems: 1, error: DELETE_BODY }) },
+    { error: DELETE_BODY },
+  ),
+  /** Read as params: the query string or a form (or JSON) body; see metadataFields. */
+  metadataQuery: t.Object({
+    title: t.Optional(t.String()),
+    tags: t.Optional(t.String()),
+    summary: t.Optional(t.String()),
+  }),
+  metadataBody: t.Optional(
+    t.Object(
+      { title: ParamText, tags: ParamText, summary: ParamText },
+      { additionalProperties: true },
+    ),
+  ),
+  /** Files list and page thumbnails: `force` re-reads or remakes. */
+  forceQuery: t.Object({ force: t.Optional(t.String()) }),
+  /** One page: its entry name, as the files list gave it. */
+  pageQuery: t.Object({ path: t.Optional(t.String()) }),
+  /** How many pages to measure, from the first; all of them by default. */
+  dimensionsQuery: t.Object({ count: t.Optional(t.String()) }),
+  thumbnailQuery: t.Object({ page: t.Optional(t.String()), no_fallback: t.Optional(t.String()) }),
+  /** The page the cover is remade from. */
+  coverQuery: t.Object({ page: t.Optional(t.String()) }),
+  progressQuery: t.Object({ force: t.Optional(t.String()) }),
+  /** Form-urlencoded, multipart or JSON. */
+  renameBody: t.Object({ filename: t.String({ error: RENAME_BODY }) }, { error: RENAME_BODY }),
+  tocQuery: t.Object({ page: t.Optional(t.String()), title: t.Optional(t.String()) }),
+}
+
+export type MetadataQuery = typeof ArchiveModel.metadataQuery.static
+export type MetadataBody = typeof ArchiveModel.metadataBody.static
+
+const textOf = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined
+
+/**
+ * LANraragi reads these as request params, from the query string or the body; a field in both
+ * takes the query's value.
+ */
+export function metadataFields(
+  body: MetadataBody | null,
+  query: MetadataQuery,
+): { title?: string; tags?: string; summary?: string } {
+  return {
+    title: query.title ?? textOf(body?.title),
+    tags: query.tags ?? textOf(body?.tags),
+    summary: query.summary ?? textOf(body?.summary),
+  }
+}
+
+/**
+ * The upload form's text fields (read by http/multipart.ts), by their wire names; others are
+ * ignored. An empty checksum or category counts as none.
+ */
+export function toIngestInput(fields: Map<string, string>): IngestInput {
+  return {
+    checksum: fields.get('file_checksum') || undefined,
+    categoryId: fields.get('category_id') || undefined,
+    title: fields.get('title'),
+    tags: fields.get('tags'),
+    summary: fields.get('summary'),
+  }
+}
+
+/** A clash with the library, refused as the upload's 409. */
+export function conflictError(conflict: Conflict): AppError {
+  return conflict.kind === 'duplicate'
+    ? fail.conflict('This file already exists in the library.', { id: conflict.id })
+    : fail.conflict(`A file named ${conflict.name} already exists in the content folder.`)
+}
+
+/** The uploaded archive: the stored base name, never a client path (`../x.cbz`) sent with it. */
+export function toWireUpload(row: ArchiveRow) {
+  return { id: row.id, name: row.path.split('/').pop(), title: row.title }
+}
 
 export type WireArchive = {
   arcid: string

@@ -1,0 +1,101 @@
+// Placing, the last step of an upload: a checked staged file is copied into the content folder
+// under a temp name, fsynced, catalogued through the archive writer and renamed to its own name.
+// A failure at any step leaves no half file in the content folder and no orphan row.
+import { copyFile, open, rename, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Deps } from '../../deps.ts'
+import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { AppError } from '../../errors.ts'
+import { commit } from '../commit.ts'
+import { TEMP_MARKER } from './files.ts'
+import { isPathTaken } from './placement.ts'
+import { insertCatalogRow, type ImportOverrides } from './import.ts'
+import { deleteArchiveRows } from './save.ts'
+import { findDuplicate, findNameClash, finalPathOf, type Conflict } from './check-staged.ts'
+import { removeQuietly, type StagedUpload } from './stage.ts'
+
+export type Placed = { kind: 'placed'; row: ArchiveRow }
+
+async function fsyncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r+')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * Catalogues a checked staged file (`pages` from checkStaged) and queues its cover thumbnail. The
+ * file's id and name are claimed while it is placed, so a concurrent upload of the same file or
+ * under the same name is a conflict. The staged file itself is left to the caller.
+ */
+export async function placeStaged(
+  deps: Deps,
+  staged: StagedUpload,
+  pages: string[],
+  overrides: ImportOverrides,
+): Promise<Placed | Conflict> {
+  const duplicate = findDuplicate(deps, staged)
+  if (duplicate) return duplicate
+  deps.uploads.ids.add(staged.id)
+  let claimedPath: string | null = null
+  try {
+    // Early answer before the copy; checked again where the file is placed. Two different files
+    // uploaded under one name at once: the second is a conflict as well.
+    const clash = await findNameClash(deps, staged)
+    if (clash) return clash
+    const finalPath = finalPathOf(deps, staged)
+    deps.uploads.paths.add(finalPath)
+    claimedPath = finalPath
+    const row = await copyIntoPlace(deps, staged, finalPath, pages, overrides)
+    if (!row) return { kind: 'name_taken', name: staged.name }
+    deps.jobs.enqueue('thumbnails', { ids: [staged.id], page: 0 })
+    return { kind: 'placed', row }
+  } finally {
+    deps.uploads.ids.delete(staged.id)
+    if (claimedPath) deps.uploads.paths.delete(claimedPath)
+  }
+}
+
+/** The copy, the row and the rename; null when a rename took the name since the early check. */
+async function copyIntoPlace(
+  deps: Deps,
+  staged: StagedUpload,
+  finalPath: string,
+  pages: string[],
+  overrides: ImportOverrides,
+): Promise<ArchiveRow | null> {
+  // Not named after the upload: a name near the length limit must not overflow it here.
+  const tempPath = join(deps.config.contentDir, `${TEMP_MARKER}${crypto.randomUUID()}`)
+  try {
+    try {
+      await copyFile(staged.path, tempPath)
+      await fsyncFile(tempPath)
+    } catch (error) {
+      throw new AppError(
+        'internal',
+        "The file couldn't be written to the content folder.",
+        undefined,
+        { cause: error },
+      )
+    }
+    const st = await stat(tempPath)
+    return await deps.placement.alone(async () => {
+      if (await isPathTaken(deps, finalPath)) return null
+      // The row is written before the rename so the watcher's rescan finds the file known.
+      const row = commit(deps, (w) =>
+        insertCatalogRow(deps, w, finalPath, st, { id: staged.id, pages }, overrides),
+      )
+      try {
+        await rename(tempPath, finalPath)
+      } catch (error) {
+        commit(deps, (w) => deleteArchiveRows(w, [staged.id]))
+        throw error
+      }
+      return row
+    })
+  } finally {
+    await removeQuietly(tempPath)
+  }
+}

@@ -1,0 +1,30 @@
+// The download of an archive file: its bytes streamed from disk, its MIME type, and a
+// Content-Disposition every client can read the name from.
+import type { Config } from '../config.ts'
+import type { ArchiveRow } from '../domain/archives/lookup.ts'
+import { toAbsolutePath } from '../domain/archives/files.ts'
+import { archiveMimeType } from '../model/formats.ts'
+
+/**
+ * `filename` (quoted, ASCII only) for clients that read nothing else, and `filename*` (RFC 6266,
+ * UTF-8) with the exact name for those that do.
+ */
+export function attachmentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  const exact = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`
+}
+
+/** The archive as an attachment under its file name; Bun streams the file, never buffers it. */
+export function sendArchiveFile(config: Pick<Config, 'contentDir'>, row: ArchiveRow): Response {
+  const file = Bun.file(toAbsolutePath(config.contentDir, row.path))
+  return new Response(file, {
+    headers: {
+      'content-type': archiveMimeType(row.extension),
+      'content-disposition': attachmentDisposition(`${row.filename}.${row.extension}`),
+    },
+  })
+}
