@@ -33,7 +33,7 @@ try {
   let started = performance.now()
   const server = await startServer(benchConfig(root, content))
   try {
-    await server.catalog.idle()
+    await server.contentSync.idle()
     const scanned = performance.now()
     await waitForJobs(server)
     const ingest = (performance.now() - scanned) / 1000

@@ -22,7 +22,7 @@ try {
   await writeSmallLibrary(content, ARCHIVES)
   const server = await startServer(benchConfig(root, content))
   try {
-    await server.catalog.idle()
+    await server.contentSync.idle()
     // Covers are made in the background after the scan: let them finish so they do not compete.
     for (let i = 0; i < 600; i++) {
       const active = server.deps.jobs

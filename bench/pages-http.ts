@@ -43,7 +43,7 @@ try {
 
   const config = benchConfig(root, content)
   const server = await startServer(config, { announce: () => {} })
-  await server.catalog.idle()
+  await server.contentSync.idle()
   const cookie = await sessionCookie(server.url)
   const list = (await (
     await fetch(server.url + '/api/archives', { headers: { cookie } })

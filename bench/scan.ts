@@ -57,7 +57,7 @@ try {
       await Bun.sleep(20)
     }
   })()
-  await server.catalog.idle()
+  await server.contentSync.idle()
   const scanMs = performance.now() - started
   await probe
   infoTimes.sort((a, b) => a - b)
@@ -105,7 +105,7 @@ try {
     },
     { announce: () => {} },
   )
-  await coverServer.catalog.idle()
+  await coverServer.contentSync.idle()
   const regen = coverServer.deps.jobs.list().find((j) => j.name === 'thumbnails')
   const t0 = performance.now()
   if (regen) await coverServer.deps.jobs.waitFor(regen.id)

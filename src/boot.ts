@@ -18,7 +18,7 @@ import { createThumbnailer } from './images/thumbnailer.ts'
 import { registerJobKinds, type JobArgsByName } from './jobs/kinds/index.ts'
 import { createApp } from './app.ts'
 import { serverBodyCeiling } from './http/body-limit.ts'
-import { createCatalog, type Catalog } from './domain/archives/catalog.ts'
+import { createContentSync, type ContentSync } from './domain/archives/content-sync.ts'
 import { createUploadsInFlight, removeInterruptedWrites } from './domain/archives/upload.ts'
 import { createPlacement } from './domain/archives/placement.ts'
 import { createUnreadableFiles } from './domain/archives/scan.ts'
@@ -32,7 +32,7 @@ export type Server = {
   deps: Deps
   url: string
   port: number
-  catalog: Catalog
+  contentSync: ContentSync
   stop(): Promise<void>
 }
 
@@ -80,7 +80,7 @@ export async function startServer(
       dimensions: createDimensionCache(),
       loginThrottle: createLoginThrottle(),
       sessionKeys: { signingKey: loadSigningKey(settings) },
-      catalog: createCatalog({ config, jobs, search }),
+      contentSync: createContentSync({ config, jobs, search }),
       startedAt: Date.now(),
     }
     registerJobKinds(deps)
@@ -98,15 +98,15 @@ export async function startServer(
       maxRequestBodySize: serverBodyCeiling(config),
     })
     stops.push(() => app.stop(true))
-    deps.catalog.start()
-    stops.push(() => deps.catalog.stop())
+    deps.contentSync.start()
+    stops.push(() => deps.contentSync.stop())
     const port = app.server!.port!
     const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
     return {
       deps,
       url: `http://${host}:${port}`,
       port,
-      catalog: deps.catalog,
+      contentSync: deps.contentSync,
       stop: () => stops.stopAll(),
     }
   } catch (error) {

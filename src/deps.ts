@@ -15,7 +15,7 @@ import type { UnreadableFiles } from './domain/archives/scan.ts'
 import type { DimensionCache } from './domain/archives/pages.ts'
 import type { LoginThrottle } from './domain/auth/login-throttle.ts'
 import type { SessionKeys } from './domain/auth/sessions.ts'
-import type { Catalog } from './domain/archives/catalog.ts'
+import type { ContentSync } from './domain/archives/content-sync.ts'
 
 export type Deps = {
   config: Config
@@ -38,7 +38,7 @@ export type Deps = {
   loginThrottle: LoginThrottle
   sessionKeys: SessionKeys
   /** Content-folder sync (scan, watcher); boot starts it once jobs are registered. */
-  catalog: Catalog
+  contentSync: ContentSync
   /** Server start, for /api/info and cache bookkeeping. */
   startedAt: number
 }

@@ -129,7 +129,7 @@ export function createArchiveReader(options: ArchiveReaderOptions): ArchiveReade
         assertPageOf(source.pageSet, entryName)
         return source.read(entryName)
       }),
-    forget(absPath) {
+    dropCached(absPath) {
       const path = resolve(absPath)
       const slot = slots.get(path)
       if (slot) retire(path, slot)

@@ -14,7 +14,7 @@ export type ArchiveReader = {
    */
   readPage(absPath: string, entryName: string): Promise<Uint8Array<ArrayBuffer>>
   /** Drops cached directories / extracted pages of a file that changed or went away. */
-  forget(absPath: string): void
+  dropCached(absPath: string): void
   /** Empties the on-disk page cache (DELETE /api/tempfolder); the reader stays usable. */
   clearCache(): Promise<void>
   close(): Promise<void>

@@ -87,7 +87,7 @@ export async function startTestServer(
         .map((c) => c.split(';')[0])
         .join('; ')
     },
-    idle: () => server.catalog.idle(),
+    idle: () => server.contentSync.idle(),
     async [Symbol.asyncDispose]() {
       await server.stop()
       if (!options.root) rmSync(root, { recursive: true, force: true })

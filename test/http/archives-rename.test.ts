@@ -116,7 +116,7 @@ describe('PUT /api/archives/:id/rename (names)', () => {
       expect(await res.json()).toMatchObject({ operation: 'rename_archive', success: 0 })
     }
     expect(readdirSync(app.contentDir).sort()).toEqual(['Comic.cbz', 'Plain.zip'])
-    await app.catalog.rescan()
+    await app.contentSync.rescan()
     await app.idle()
     expect((await listed(app, cookie)).map((a) => a.title).sort()).toEqual(['Comic', 'Plain'])
   })
@@ -152,7 +152,7 @@ describe('PUT /api/archives/:id/rename (names)', () => {
     const cookie = await app.login()
     const stays = (await listed(app, cookie)).find((a) => a.title === 'Stays')!.arcid as string
     rmSync(join(app.contentDir, 'Gone.cbz'))
-    await app.catalog.rescan()
+    await app.contentSync.rescan()
     await app.idle()
     const res = await rename(app, cookie, stays, 'Gone')
     expect(res.status).toBe(409)

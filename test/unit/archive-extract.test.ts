@@ -154,7 +154,7 @@ describe('extraction worker failures', () => {
         expect(err.message).toStartWith('archive extraction failed')
         expect(err.message).not.toContain('boom')
         expect(await own.listPages(fine)).toEqual(['001.jpg', '002.jpg', '003.jpg'])
-        own.forget(fine)
+        own.dropCached(fine)
       }
     } finally {
       await own.close()
@@ -218,7 +218,7 @@ describe('page cache', () => {
     const second = createArchiveReader({ tempDir })
     try {
       expect(await cachedFolders(tempDir)).toHaveLength(1)
-      second.forget(path)
+      second.dropCached(path)
       for (let i = 0; i < 50 && (await cachedFolders(tempDir)).length > 0; i++) await Bun.sleep(5)
       expect(await cachedFolders(tempDir)).toHaveLength(0)
       await expectPages(second, path, {})
@@ -233,7 +233,7 @@ describe('page cache', () => {
     try {
       const path = await fx.makeRar4(join(dir, 'forget.cbr'))
       await own.listPages(path)
-      own.forget(path)
+      own.dropCached(path)
       await Bun.sleep(0)
       for (let i = 0; i < 50 && (await cachedFolders(tempDir)).length > 0; i++) await Bun.sleep(5)
       expect(await cachedFolders(tempDir)).toHaveLength(0)

@@ -174,7 +174,7 @@ describe('caching', () => {
   it('re-reads a file after forget()', async () => {
     const path = await fx.makeCbz(join(dir, 'forget.cbz'), { pages: 2 })
     expect(await reader.listPages(path)).toHaveLength(2)
-    reader.forget(path)
+    reader.dropCached(path)
     expect(await reader.listPages(path)).toHaveLength(2)
   })
 })

@@ -78,7 +78,7 @@ export async function checkStaged(
     const reason = error instanceof AppError ? error.message : 'unreadable file'
     throw fail.unprocessable(`The file cannot be read as an archive: ${reason}`)
   })
-  deps.reader.forget(staged.path)
+  deps.reader.dropCached(staged.path)
   return (
     findDuplicate(deps, staged) ?? (await findNameClash(deps, staged)) ?? { kind: 'ready', pages }
   )

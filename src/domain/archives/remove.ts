@@ -17,7 +17,7 @@ export function deleteArchive(
 ): Promise<{ filename: string; id: string }> {
   return deps.locks.withLock(row.id, async () => {
     const absPath = toAbsolutePath(deps.config.contentDir, row.path)
-    deps.reader.forget(absPath)
+    deps.reader.dropCached(absPath)
     commit(deps, (w) => deleteArchiveRows(w, [row.id]))
     await rm(absPath, { force: true })
     await rm(patchPathOf(absPath), { force: true })

@@ -124,6 +124,6 @@ async function moveArchive(
     await moveBack()
     throw fail.bad_request(`No archive with ID ${row.id}.`)
   }
-  deps.reader.forget(from)
+  deps.reader.dropCached(from)
   return updated
 }

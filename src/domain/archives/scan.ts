@@ -15,7 +15,7 @@ import {
   toAbsolutePath,
   toContentPath,
 } from './files.ts'
-import { insertCatalogRow, type ReadArchive } from './import.ts'
+import { insertCatalogRow, type ReadArchive } from './catalog-row.ts'
 import { hideArchive, patchArchive } from './save.ts'
 import { reasonOf, walkContentFolder } from './walk.ts'
 import { deleteThumbnails } from './thumbnails.ts'
@@ -134,7 +134,7 @@ export async function scanContentFolder(
       const row = findArchive(deps.db, id)
       if (!row || row.path !== path || row.unlinked) continue
       hideArchive(w, id)
-      deps.reader.forget(toAbsolutePath(contentDir, path))
+      deps.reader.dropCached(toAbsolutePath(contentDir, path))
       result.unlinked++
     }
   })
@@ -178,7 +178,7 @@ function hideUnreadable(
   // The row may have followed its own file elsewhere during this scan.
   if (!row || row.path !== item.path) return
   hideArchive(w, row.id, { unreadable: item.reason })
-  deps.reader.forget(item.absPath)
+  deps.reader.dropCached(item.absPath)
   if (!row.unlinked) result.unlinked++
 }
 
@@ -208,7 +208,7 @@ function applyRead(
     if (rewritten) staleThumbnails.push(item.id)
     const progress = Math.min(existing.progress, item.pages.length)
     patchArchive(w, item.id, { ...stamps, progress, unlinked: false }, item.pages)
-    deps.reader.forget(item.absPath)
+    deps.reader.dropCached(item.absPath)
     if (existing.unlinked) result.moved++
     else result.updated++
     return

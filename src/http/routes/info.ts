@@ -24,15 +24,17 @@ export const infoRoutes = (deps: Deps) =>
         ok({ job: deps.jobs.enqueue('regen_thumbs', { force: parseFlag(query.force, 'force') }) }),
       { query: t.Record(t.String(), t.String()) },
     )
-    .post('/api/shinobu/rescan', () => ok({ job: deps.catalog.rescan() }))
+    .post('/api/shinobu/rescan', () => ok({ job: deps.contentSync.rescan() }))
     // Shinobu is LANraragi's watcher process; ours runs in the server process, hence its pid.
-    .get('/api/shinobu', () => ok({ is_alive: deps.catalog.watching() ? 1 : 0, pid: process.pid }))
+    .get('/api/shinobu', () =>
+      ok({ is_alive: deps.contentSync.watching() ? 1 : 0, pid: process.pid }),
+    )
     .post('/api/shinobu/stop', () => {
-      deps.catalog.stopWatcher()
+      deps.contentSync.stopWatcher()
       return ok()
     })
     .post('/api/shinobu/restart', () => {
-      if (!deps.catalog.restartWatcher())
+      if (!deps.contentSync.restartWatcher())
         throw fail.internal('The content folder watcher could not be started.')
       return ok({ new_pid: process.pid })
     })

@@ -17,7 +17,7 @@ export const extractJob = (deps: Deps) =>
       const row = findArchive(deps.db, args.id)
       if (!row) throw fail.not_found(`Archive ${args.id} no longer exists.`)
       const absPath = toAbsolutePath(deps.config.contentDir, row.path)
-      if (args.force) deps.reader.forget(absPath)
+      if (args.force) deps.reader.dropCached(absPath)
       const pages = await deps.reader.listPages(absPath)
       ctx.progress(0.5)
       // Warm the first page: for extracted formats this fills the page cache.

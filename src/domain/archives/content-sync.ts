@@ -7,7 +7,7 @@ const log = createLogger('catalog')
 /** Bursts of file events (a copy in progress) collapse into one rescan. */
 const WATCH_DEBOUNCE_MS = 750
 
-export type Catalog = {
+export type ContentSync = {
   /** Queues a rescan (merged with one already queued or running) and returns its job id. */
   rescan(): number
   /** Resolves when the index is built and no rescan is queued or running. */
@@ -29,7 +29,7 @@ export type Catalog = {
   stop(): void
 }
 
-export function createCatalog(deps: Pick<Deps, 'config' | 'jobs' | 'search'>): Catalog {
+export function createContentSync(deps: Pick<Deps, 'config' | 'jobs' | 'search'>): ContentSync {
   let lastScan: number | null = null
   let watcher: FSWatcher | null = null
   let timer: ReturnType<typeof setTimeout> | null = null
