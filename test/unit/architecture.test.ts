@@ -106,6 +106,10 @@ describe('architecture', () => {
     ).toEqual([])
   })
 
+  it('domain code never imports jobs: it enqueues through deps and reports progress by callback', () => {
+    expect(violations('src/domain', (spec, file) => intoFolder(spec, file, 'src/jobs'))).toEqual([])
+  })
+
   it('the sandbox never imports the server', () => {
     expect(violations('sandbox', (spec, file) => intoFolder(spec, file, 'src'))).toEqual([])
   })
