@@ -29,11 +29,30 @@ export async function signAccessToken(
     .sign(keys.signingKey)
 }
 
-/** The family id of a valid, unexpired access token (algorithm, issuer, audience, exp); else null. */
+/** Verified tokens kept per signing key: a browser sends the same one with every request. */
+const VERIFIED_MAX = 1000
+const verified = new WeakMap<SessionKeys, Map<string, { familyId: string; exp: number }>>()
+
+/**
+ * The family id of a valid, unexpired access token (algorithm, issuer, audience, exp); else
+ * null. A signature check costs about half of a small request, so a token already verified
+ * under these keys is only checked for expiry (revocation is checked apart, on every request).
+ */
 export async function verifyAccessToken(keys: SessionKeys, token: string): Promise<string | null> {
+  let cache = verified.get(keys)
+  if (!cache) verified.set(keys, (cache = new Map()))
+  const known = cache.get(token)
+  if (known) {
+    if (known.exp > Date.now() / 1000) return known.familyId
+    cache.delete(token)
+    return null
+  }
   try {
     const { payload } = await jwtVerify(token, keys.signingKey, VERIFY_OPTIONS)
-    return typeof payload.fid === 'string' ? payload.fid : null
+    if (typeof payload.fid !== 'string' || typeof payload.exp !== 'number') return null
+    if (cache.size >= VERIFIED_MAX) cache.delete(cache.keys().next().value!)
+    cache.set(token, { familyId: payload.fid, exp: payload.exp })
+    return payload.fid
   } catch (error) {
     if (error instanceof errors.JOSEError) return null
     throw error
