@@ -1,5 +1,4 @@
 // Turns a ThumbnailOutcome into the HTTP answer: the image, 202 + job, or the placeholder.
-import { statSync } from 'node:fs'
 import type { ThumbnailOutcome } from '../domain/archives/thumbnails.ts'
 import { etagMatches } from './conditional.ts'
 
@@ -13,9 +12,8 @@ const PLACEHOLDER_PNG = Buffer.from(
 )
 
 /** A validator from the file's size and time: a remade thumbnail gets a new one. */
-function thumbnailEtag(path: string): string | null {
-  const st = statSync(path, { throwIfNoEntry: false })
-  return st ? `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"` : null
+function thumbnailEtag(file: { size: number; mtimeMs: number }): string {
+  return `"${file.size.toString(36)}-${Math.floor(file.mtimeMs).toString(36)}"`
 }
 
 /** `request` turns on If-None-Match handling (304 when the client's copy is current). */
@@ -26,11 +24,10 @@ export function sendThumbnail(
 ) {
   switch (outcome.kind) {
     case 'file': {
-      const etag = thumbnailEtag(outcome.path)
+      const etag = thumbnailEtag(outcome)
       // Short max-age: a cover can be remade (PUT thumbnail), then the ETag revalidates cheaply.
-      const headers: Record<string, string> = { 'cache-control': 'private, max-age=3600' }
-      if (etag) headers.etag = etag
-      if (etag && request && etagMatches(request.headers.get('if-none-match'), etag))
+      const headers: Record<string, string> = { 'cache-control': 'private, max-age=3600', etag }
+      if (request && etagMatches(request.headers.get('if-none-match'), etag))
         return new Response(null, { status: 304, headers })
       return new Response(Bun.file(outcome.path), {
         headers: { ...headers, 'content-type': outcome.contentType },

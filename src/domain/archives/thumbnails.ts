@@ -1,6 +1,6 @@
 // Cover and page thumbnails: where they live, making them in the worker pool, what a thumbnail
 // request gets (the file, a queued job, or the placeholder), and when a page-thumbnail job is due.
-import { existsSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
@@ -11,10 +11,11 @@ import { asReadFailure } from './read-failure.ts'
 import { commit } from '../commit.ts'
 import { patchArchive } from './save.ts'
 
+/** A thumbnail file with what its validator is made of (one stat answers both questions). */
+export type ThumbnailFile = { path: string; contentType: string; size: number; mtimeMs: number }
+
 export type ThumbnailOutcome =
-  | { kind: 'file'; path: string; contentType: string }
-  | { kind: 'queued'; job: number }
-  | { kind: 'placeholder' }
+  ({ kind: 'file' } & ThumbnailFile) | { kind: 'queued'; job: number } | { kind: 'placeholder' }
 
 const FORMATS = [
   { ext: 'webp', contentType: 'image/webp' },
@@ -31,11 +32,13 @@ export function findThumbnailFile(
   deps: Pick<Deps, 'config'>,
   id: string,
   page: number,
-): { path: string; contentType: string } | null {
+): ThumbnailFile | null {
   const base = thumbBase(deps, id, page)
   for (const f of FORMATS) {
     const path = `${base}.${f.ext}`
-    if (existsSync(path)) return { path, contentType: f.contentType }
+    const st = statSync(path, { throwIfNoEntry: false })
+    if (st?.isFile())
+      return { path, contentType: f.contentType, size: st.size, mtimeMs: st.mtimeMs }
   }
   return null
 }
@@ -84,11 +87,11 @@ export async function makeThumbnail(
 /** GET thumbnail: the file when it exists; otherwise queue it and answer 202 or the placeholder. */
 export async function getThumbnail(
   deps: Deps,
-  archiveId: string,
+  row: ArchiveRow,
   options: { page?: number; noFallback: boolean },
 ): Promise<ThumbnailOutcome> {
-  const row = findArchive(deps.db, archiveId)
-  if (!row || row.unlinked) throw fail.bad_request(`No archive with ID ${archiveId}.`)
+  const archiveId = row.id
+  if (row.unlinked) throw fail.bad_request(`No archive with ID ${archiveId}.`)
   const page = options.page ?? 0
   if (page > 0 && page > row.pagecount)
     throw fail.bad_request(`Page ${page} does not exist in this archive.`)

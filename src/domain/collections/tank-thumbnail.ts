@@ -41,7 +41,7 @@ export async function getTankThumbnail(
     return { kind: 'placeholder' }
   }
   const page = thumbnailNumber(archive.coverPage, source.localPage)
-  return getThumbnail(deps, archive.id, { ...(page > 0 ? { page } : {}), noFallback })
+  return getThumbnail(deps, archive, { ...(page > 0 ? { page } : {}), noFallback })
 }
 
 /** Takes the cover from global page `page` (made now if missing); returns the cover's URL. */

@@ -185,9 +185,9 @@ export const archivesRoutes = (deps: Deps) =>
     .get(
       '/api/archives/:id/thumbnail',
       async ({ params, query, set, request, guestScoped }) => {
-        requireArchive(deps, params.id, guestScoped)
+        const row = requireArchive(deps, params.id, guestScoped)
         const page = parseInteger(query.page, 'page', { min: 0, fallback: 0 })
-        const outcome = await getThumbnail(deps, params.id, {
+        const outcome = await getThumbnail(deps, row, {
           page,
           noFallback: parseFlag(query.no_fallback, 'no_fallback'),
         })
