@@ -17,6 +17,7 @@ import { createArchiveReader } from './archive/reader.ts'
 import { createThumbnailer } from './images/thumbnailer.ts'
 import { registerJobKinds, type JobArgsByName } from './jobs/kinds/index.ts'
 import { createApp } from './app.ts'
+import { createWireCache, dropWireOnWrites } from './http/wire-cache.ts'
 import { serverBodyCeiling } from './http/body-limit.ts'
 import { createContentSync, type ContentSync } from './domain/archives/content-sync.ts'
 import { createUploadsInFlight, removeInterruptedWrites } from './domain/archives/upload.ts'
@@ -64,12 +65,15 @@ export async function startServer(
     stops.push(() => jobs.stop())
     const search = createSearchIndex(createIndexSource(db))
     syncIndexWithEvents(events, search)
+    const wireCache = createWireCache()
+    dropWireOnWrites(events, wireCache)
     const deps: Deps = {
       config,
       db,
       settings,
       jobs,
       search,
+      wireCache,
       events,
       reader,
       thumbnailer,

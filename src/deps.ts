@@ -16,6 +16,7 @@ import type { DimensionCache } from './domain/archives/pages.ts'
 import type { LoginThrottle } from './domain/auth/login-throttle.ts'
 import type { SessionKeys } from './domain/auth/sessions.ts'
 import type { ContentSync } from './domain/archives/content-sync.ts'
+import type { WireCache } from './http/wire-cache.ts'
 
 export type Deps = {
   config: Config
@@ -23,6 +24,8 @@ export type Deps = {
   settings: SettingsStore
   jobs: JobQueue<JobArgsByName>
   search: SearchIndex
+  /** Archive search hits as wire JSON, each kept until its archive is written. */
+  wireCache: WireCache
   /** Committed library writes; the search index subscribes (domain/search/index-sync.ts). */
   events: EventBus
   reader: ArchiveReader

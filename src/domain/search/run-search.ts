@@ -1,5 +1,5 @@
 // The search use-cases behind /api/search*: resolve the category and the guest scope, run the
-// index, page the result and load what the page shows. null means "index not built yet" (204).
+// index, page the result and load the rows a page shows. null means "index not built yet" (204).
 import type { Deps } from '../../deps.ts'
 import { findArchives, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { findCategory, listCategoryMembers } from '../../db/repos/categories.repo.ts'
@@ -142,7 +142,7 @@ function page(result: IndexResult, start: number, size: number): string[] {
   return result.ids(Math.min(start, result.count), Math.min(start + size, result.count))
 }
 
-function readArchives(deps: Deps, ids: string[]): Map<string, ArchiveRow> {
+function readArchives(deps: Pick<Deps, 'db'>, ids: string[]): Map<string, ArchiveRow> {
   const rows = new Map<string, ArchiveRow>()
   for (let i = 0; i < ids.length; i += ID_SLICE)
     for (const row of findArchives(deps.db, ids.slice(i, i + ID_SLICE)))
@@ -151,7 +151,7 @@ function readArchives(deps: Deps, ids: string[]): Map<string, ArchiveRow> {
 }
 
 /** Current rows of the given ids, in the given order; vanished ones are left out. */
-export function loadHits(deps: Deps, ids: string[]): SearchHit[] {
+export function loadHits(deps: Pick<Deps, 'db'>, ids: string[]): SearchHit[] {
   const tankIds = ids.filter(isTankoubonId)
   const tanks = findTankoubonsWithMembers(deps.db, tankIds)
   const archiveIds = ids.filter((id) => !isTankoubonId(id))
@@ -181,17 +181,6 @@ export function loadHits(deps: Deps, ids: string[]): SearchHit[] {
   return hits
 }
 
-export function searchLibrary(
-  deps: Deps,
-  params: SearchParams,
-  guestScoped: boolean,
-): SearchPage<SearchHit> | null {
-  const result = run(deps, params, { guestScoped })
-  if (!result) return null
-  const ids = page(result, params.start, deps.settings.get('archives_per_page'))
-  return { data: loadHits(deps, ids), recordsTotal: result.total, recordsFiltered: result.count }
-}
-
 export function searchIds(
   deps: Deps,
   params: SearchParams,
@@ -204,12 +193,12 @@ export function searchIds(
 }
 
 /** `count` picks out of the whole result; fewer results than that: all of them, shuffled. */
-export function randomHits(
+export function randomIds(
   deps: Deps,
   params: SearchParams,
   count: number,
   guestScoped: boolean,
-): SearchHit[] | null {
+): string[] | null {
   const result = run(deps, params, { guestScoped, sortby: 'title', desc: false })
   if (!result) return null
   const take = Math.min(count, result.count)
@@ -223,7 +212,7 @@ export function randomHits(
     positions[j] = positions[i]!
     picked.push(result.ids(position, position + 1)[0]!)
   }
-  return loadHits(deps, picked)
+  return picked
 }
 
 /** Autocomplete: the first `limit` results of the same search in title order, arcid and title. */

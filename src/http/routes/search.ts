@@ -9,29 +9,36 @@ import {
   parseRandomCount,
   parseSearchParams,
   parseStatsOptions,
-  toWireHit,
 } from '../models/search.ts'
+import { hitFragments, randomPickJson, searchPageJson } from '../wire-cache.ts'
 import {
-  randomHits,
+  randomIds,
   searchIds,
-  searchLibrary,
   suggestTitles,
+  type SearchParams,
 } from '../../domain/search/run-search.ts'
 import { tagStatistics, untaggedArchiveIds } from '../../domain/search/stats.ts'
 
 /** How many titles suggest returns. */
 const SUGGEST_LIMIT = 10
 
-export const searchRoutes = (deps: Deps) =>
-  new Elysia({ name: 'routes.search' })
+export const searchRoutes = (deps: Deps) => {
+  /** A page of hits, its body joined from the kept JSON of each hit (http/wire-cache.ts). */
+  const searchPage = (params: SearchParams, guestScoped: boolean, set: ResponseSet) => {
+    const found = searchIds(deps, params, guestScoped)
+    if (!found) return notReady(set)
+    const body = searchPageJson(
+      hitFragments(deps, found.data),
+      found.recordsTotal,
+      found.recordsFiltered,
+    )
+    return json(set, body)
+  }
+  return new Elysia({ name: 'routes.search' })
     .use(requestContext(deps))
     .get(
       '/api/search',
-      ({ query, guestScoped, set }) => {
-        const found = searchLibrary(deps, parseSearchParams(query), guestScoped)
-        if (!found) return notReady(set)
-        return { ...found, data: found.data.map(toWireHit) }
-      },
+      ({ query, guestScoped, set }) => searchPage(parseSearchParams(query), guestScoped, set),
       { query: SearchModel.search },
     )
     .get(
@@ -44,9 +51,7 @@ export const searchRoutes = (deps: Deps) =>
       '/api/search/archives',
       ({ query, guestScoped, set }) => {
         const params = { ...parseSearchParams(query), grouped: false, tanksOnly: false }
-        const found = searchLibrary(deps, params, guestScoped)
-        if (!found) return notReady(set)
-        return { ...found, data: found.data.map(toWireHit) }
+        return searchPage(params, guestScoped, set)
       },
       { query: SearchModel.search },
     )
@@ -54,9 +59,9 @@ export const searchRoutes = (deps: Deps) =>
       '/api/search/random',
       ({ query, guestScoped, set }) => {
         const count = parseRandomCount(query.count)
-        const hits = randomHits(deps, parseSearchParams(query, false), count, guestScoped)
-        if (!hits) return notReady(set)
-        return { data: hits.map(toWireHit), recordsTotal: hits.length }
+        const ids = randomIds(deps, parseSearchParams(query, false), count, guestScoped)
+        if (!ids) return notReady(set)
+        return json(set, randomPickJson(hitFragments(deps, ids)))
       },
       { query: SearchModel.random },
     )
@@ -84,6 +89,18 @@ export const searchRoutes = (deps: Deps) =>
       '/api/archives/untagged',
       ({ guestScoped, set }) => untaggedArchiveIds(deps, guestScoped) ?? notReady(set),
     )
+}
+
+type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
+
+/**
+ * JSON text as the answer, with the content type an object answer gets. Sent through `set`, so
+ * the headers set earlier for the request (security, CORS) go out with it.
+ */
+function json(set: ResponseSet, body: string): string {
+  set.headers['content-type'] = 'application/json;charset=utf-8'
+  return body
+}
 
 /** The bare 204 of a search asked before the index is built. */
 function notReady(set: { status?: number | string }): string {
