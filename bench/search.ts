@@ -82,7 +82,7 @@ const root = mkdtempSync(join(tmpdir(), 'tankobun-bench-search-'))
 const config = benchConfig(root)
 const server = await startServer(config, { announce: () => {} })
 try {
-  await server.catalog.idle()
+  await server.contentSync.idle()
   const { deps } = server
 
   // 1. The catalogue, written through the repos in one transaction.
