@@ -1,6 +1,6 @@
 // Cover and page thumbnails: where they live, making them in the worker pool, what a thumbnail
 // request gets (the file, a queued job, or the placeholder), and when a page-thumbnail job is due.
-import { statSync } from 'node:fs'
+import { statSync, type Stats } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
@@ -27,6 +27,15 @@ function thumbBase(deps: Pick<Deps, 'config'>, id: string, page: number): string
   return page <= 0 ? join(dir, id) : join(dir, id, String(page))
 }
 
+/** A path that cannot be a file (a missing folder, or a file where a folder belongs) is none. */
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) ?? null
+  } catch {
+    return null
+  }
+}
+
 /** The existing thumbnail file of a cover (page 0) or page, in either format. */
 export function findThumbnailFile(
   deps: Pick<Deps, 'config'>,
@@ -36,7 +45,7 @@ export function findThumbnailFile(
   const base = thumbBase(deps, id, page)
   for (const f of FORMATS) {
     const path = `${base}.${f.ext}`
-    const st = statSync(path, { throwIfNoEntry: false })
+    const st = statOrNull(path)
     if (st?.isFile())
       return { path, contentType: f.contentType, size: st.size, mtimeMs: st.mtimeMs }
   }
