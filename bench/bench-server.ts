@@ -1,5 +1,6 @@
 // What every bench script needs from a server: the in-process configuration (port 0, no watcher,
-// quiet logs) and a session cookie, so the scripts measure their own subject and nothing else.
+// quiet logs), a session cookie or an API token, and a server in its own process for scripts
+// whose client must not share the server's event loop.
 import { join } from 'node:path'
 import { loadConfig, type Config } from '../src/config.ts'
 
@@ -31,4 +32,57 @@ export async function sessionCookie(baseUrl: string, password = BENCH_PASSWORD):
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ')
+}
+
+/** Creates an admin API token (`tkb_…`) through a session: what LANraragi clients are given. */
+export async function adminToken(baseUrl: string, cookie: string, name = 'bench'): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/tokens`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, role: 'admin' }),
+  })
+  if (res.status !== 200) throw new Error(`bench token creation failed: ${res.status}`)
+  return ((await res.json()) as { data: { token: string } }).data.token
+}
+
+/** A server started from `src/main.ts` in a child process. */
+export type SpawnedServer = { url: string; pid: number; stop(): Promise<void> }
+
+/**
+ * Starts `src/main.ts` on `config`'s folders (a free port, no watcher, the bench password) in its
+ * own process and resolves once it listens. The child inherits this process's niceness.
+ */
+export async function spawnServer(config: Config): Promise<SpawnedServer> {
+  const child = Bun.spawn(
+    [
+      process.execPath,
+      join(import.meta.dir, '..', 'src', 'main.ts'),
+      ...['--port', '0', '--host', '127.0.0.1', '--watch', 'false', '--log-level', 'error'],
+      ...['--data-dir', config.dataDir, '--content-dir', config.contentDir],
+      ...['--password', config.password ?? BENCH_PASSWORD],
+    ],
+    { stdout: 'pipe', stderr: 'inherit' },
+  )
+  // main.ts announces "Tankobun listening on http://host:port (...)" once it listens.
+  const reader = child.stdout.getReader()
+  let printed = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`bench server exited before listening: ${printed}`)
+    printed += new TextDecoder().decode(value)
+    const url = printed.match(/listening on (http:\/\/\S+)/)?.[1]
+    if (url) {
+      reader.releaseLock()
+      // Keep draining its output so a chatty child never blocks on a full pipe.
+      void child.stdout.pipeTo(new WritableStream()).catch(() => undefined)
+      return {
+        url,
+        pid: child.pid,
+        stop: async () => {
+          child.kill('SIGTERM')
+          await child.exited
+        },
+      }
+    }
+  }
 }
