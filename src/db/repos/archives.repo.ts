@@ -1,5 +1,5 @@
 // Queries of the catalog tables (archives, archive_pages). Hot lookups are prepared once per db.
-import { eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { archives, archivePages } from '../schema/archives.ts'
 
@@ -49,6 +49,25 @@ export function findArchives(db: Db, ids: string[]): ArchiveRow[] {
 
 export function listArchives(db: Db): ArchiveRow[] {
   return db.select().from(archives).where(eq(archives.unlinked, false)).all()
+}
+
+/**
+ * One batch of linked archives in storage (rowid) order after `afterRowid`, with the rowid to go
+ * on from: the full list is read batch by batch, never whole.
+ */
+export function listArchivesAfter(
+  db: Db,
+  afterRowid: number,
+  limit: number,
+): { rows: ArchiveRow[]; lastRowid: number | null } {
+  const batch = db
+    .select({ rowid: sql<number>`${archives}.rowid`, row: archives })
+    .from(archives)
+    .where(and(eq(archives.unlinked, false), sql`${archives}.rowid > ${afterRowid}`))
+    .orderBy(sql`${archives}.rowid`)
+    .limit(limit)
+    .all()
+  return { rows: batch.map((b) => b.row), lastRowid: batch.at(-1)?.rowid ?? null }
 }
 
 type IndexColumns = 'id' | 'title' | 'tags' | 'isnew' | 'progress' | 'pagecount' | 'lastreadtime'

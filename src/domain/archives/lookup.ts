@@ -1,6 +1,6 @@
 // Finding archives for a request: id format, existence, and the guest-visitor scope.
 import type { Deps } from '../../deps.ts'
-import { findArchive, listArchives, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { findArchive, listArchivesAfter, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { parseArchiveId } from '../../model/ids.ts'
 import { fail } from '../../errors.ts'
 import { guestVisibleIds } from '../search/guest-scope.ts'
@@ -8,12 +8,22 @@ import { guestVisibleIds } from '../search/guest-scope.ts'
 /** An archive's stored metadata, as the domain hands it out (http shapes it for the wire). */
 export type { ArchiveRow }
 
-/** Every linked archive a caller may see: all of them, or a guest's scope. */
-export function listVisibleArchives(deps: Deps, guestScoped: boolean): ArchiveRow[] {
-  const rows = listArchives(deps.db)
-  if (!guestScoped) return rows
-  const visible = guestVisibleIds(deps)
-  return rows.filter((row) => visible.has(row.id))
+/** Rows per batch of the full list: ~0.5 MB of JSON, so a million archives never sit in memory. */
+const LIST_BATCH = 1000
+
+/**
+ * Every linked archive a caller may see (all, or a guest's scope), batch by batch in storage
+ * order. The guest scope is taken once, when the listing starts.
+ */
+export function* visibleArchiveBatches(deps: Deps, guestScoped: boolean): Generator<ArchiveRow[]> {
+  const visible = guestScoped ? guestVisibleIds(deps) : null
+  let after = 0
+  for (;;) {
+    const { rows, lastRowid } = listArchivesAfter(deps.db, after, LIST_BATCH)
+    if (lastRowid === null) return
+    yield visible ? rows.filter((row) => visible.has(row.id)) : rows
+    after = lastRowid
+  }
 }
 
 /**

@@ -145,3 +145,29 @@ export function toWireArchive(
   if (options.toc !== false) wire.toc = tocEntries(row.toc)
   return wire
 }
+
+/**
+ * The full archive list as one JSON array, written batch by batch as the client reads it: at a
+ * million archives the whole list is ~550 MB of JSON, which must never be built in memory.
+ */
+export function archiveListStream(batches: Iterator<ArchiveRow[]>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  let first = true
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        const next = batches.next()
+        if (next.done) {
+          controller.enqueue(encoder.encode(first ? '[]' : ']'))
+          controller.close()
+          return
+        }
+        if (next.value.length === 0) return
+        const items = next.value.map((row) => JSON.stringify(toWireArchive(row))).join(',')
+        controller.enqueue(encoder.encode((first ? '[' : ',') + items))
+        first = false
+      },
+    },
+    { highWaterMark: 1 },
+  )
+}

@@ -10,10 +10,11 @@ import {
   conflictError,
   metadataFields,
   toIngestInput,
+  archiveListStream,
   toWireArchive,
   toWireUpload,
 } from '../models/archives.ts'
-import { listVisibleArchives, requireArchive } from '../../domain/archives/lookup.ts'
+import { requireArchive, visibleArchiveBatches } from '../../domain/archives/lookup.ts'
 import {
   addTocEntry,
   removeTocEntry,
@@ -43,8 +44,12 @@ import { pageMimeType } from '../../model/formats.ts'
 export const archivesRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.archives' })
     .use(requestContext(deps))
-    .get('/api/archives', ({ guestScoped }) =>
-      listVisibleArchives(deps, guestScoped).map((row) => toWireArchive(row)),
+    .get(
+      '/api/archives',
+      ({ guestScoped }) =>
+        new Response(archiveListStream(visibleArchiveBatches(deps, guestScoped)), {
+          headers: { 'content-type': 'application/json;charset=utf-8' },
+        }),
     )
     .delete(
       '/api/archives',
