@@ -1,0 +1,173 @@
+// One plugin run in one fresh isolate: the globals of guest-prelude.ts, the plugin compiled as an
+// ES module with no imports, the named export called with ctx, and the limits that end it.
+import ivm from 'isolated-vm'
+import { GUEST_PRELUDE } from './guest-prelude.ts'
+import type { LogLevel, RunLimits } from './protocol.ts'
+
+/** Longest a plugin's sleep() waits in one call; the run's wall clock bounds the total. */
+const MAX_SLEEP_MS = 10_000
+
+export type GuestFetchInit = { method?: string; headers?: [string, string][]; body?: Uint8Array }
+export type GuestFetchResponse = {
+  status: number
+  headers: [string, string][]
+  url: string
+  body: Uint8Array
+}
+
+/** What a run may ask of the outside; main.ts forwards each call to the server. */
+export type RunBridge = {
+  fetch(url: string, init: GuestFetchInit): Promise<GuestFetchResponse>
+  entry(name: string): Promise<Uint8Array | null>
+  log(level: LogLevel, message: string): void
+}
+
+export type PluginRun = { source: string; entry: string; ctx: unknown; limits: RunLimits }
+
+/** A failed run, with a message meant for the plugin's log and the caller. */
+export class RunFailure extends Error {}
+
+const URL_FIELDS = ['href', 'protocol', 'username', 'password', 'host', 'hostname', 'port']
+const URL_SETTABLE = new Set([...URL_FIELDS, 'pathname', 'search', 'hash'])
+
+/** The WHATWG parser for the guest's URL class: the parts as JSON, '' when not a URL. */
+function parseUrl(input: string, base?: string, field?: string, value?: string): string {
+  try {
+    const url = new URL(String(input), base === undefined ? undefined : String(base))
+    if (field !== undefined && URL_SETTABLE.has(field))
+      (url as unknown as Record<string, string>)[field] = String(value)
+    const { href, origin, protocol, username, password, host, hostname, port } = url
+    const { pathname, search, hash } = url
+    return JSON.stringify({
+      href,
+      origin,
+      protocol,
+      username,
+      password,
+      host,
+      hostname,
+      port,
+      pathname,
+      search,
+      hash,
+    })
+  } catch {
+    return ''
+  }
+}
+
+function plainBytes(bytes: Uint8Array): Uint8Array {
+  // A Buffer view over a shared pool would copy the whole pool into the isolate.
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? bytes
+    : new Uint8Array(bytes)
+}
+
+export async function runPlugin(run: PluginRun, bridge: RunBridge): Promise<unknown> {
+  const { memoryMb, syncTimeoutMs, wallMs } = run.limits
+  const isolate = new ivm.Isolate({ memoryLimit: memoryMb })
+  let timedOut = false
+  // isolated-vm's timeout covers synchronous code only; code after an await and a promise that
+  // never settles are ended here, by disposing the isolate.
+  const watchdog = setTimeout(() => {
+    timedOut = true
+    if (!isolate.isDisposed) isolate.dispose()
+  }, wallMs)
+  let settle!: (err: Error) => void
+  const disposed = new Promise<never>((_, reject) => (settle = reject))
+  disposed.catch(() => {})
+  const stopWatch = setInterval(() => {
+    if (isolate.isDisposed) settle(new Error('isolate disposed'))
+  }, 50)
+  try {
+    return await Promise.race([execute(isolate, run, bridge), disposed])
+  } catch (err) {
+    throw explain(err, { timedOut, isolate, limits: run.limits })
+  } finally {
+    clearTimeout(watchdog)
+    clearInterval(stopWatch)
+    if (!isolate.isDisposed) isolate.dispose()
+  }
+}
+
+async function execute(isolate: ivm.Isolate, run: PluginRun, bridge: RunBridge): Promise<unknown> {
+  const timeout = run.limits.syncTimeoutMs
+  const context = await isolate.createContext()
+  const jail = context.global
+  await context.eval('globalThis.__host = {}')
+  const hostObject = await jail.get('__host', { reference: true })
+  await hostObject.set(
+    'fetch',
+    new ivm.Reference(async (url: unknown, init: unknown) => {
+      const wire = (init ?? {}) as GuestFetchInit
+      const response = await bridge.fetch(String(url), {
+        method: typeof wire.method === 'string' ? wire.method : undefined,
+        headers: Array.isArray(wire.headers) ? wire.headers : undefined,
+        body: wire.body instanceof Uint8Array ? wire.body : undefined,
+      })
+      return { ...response, body: plainBytes(response.body) }
+    }),
+  )
+  await hostObject.set(
+    'entry',
+    new ivm.Reference(async (name: unknown) => {
+      const bytes = await bridge.entry(String(name))
+      return bytes ? plainBytes(bytes) : null
+    }),
+  )
+  await hostObject.set(
+    'sleep',
+    new ivm.Reference(
+      (ms: number) =>
+        new Promise<void>((resolve) =>
+          setTimeout(resolve, Math.max(0, Math.min(Number(ms) || 0, MAX_SLEEP_MS))).unref(),
+        ),
+    ),
+  )
+  await hostObject.set(
+    'log',
+    new ivm.Callback((level: LogLevel, message: string) => bridge.log(level, String(message)), {
+      ignored: true,
+    }),
+  )
+  await hostObject.set('parseUrl', new ivm.Callback(parseUrl))
+  hostObject.release()
+  await context.eval(GUEST_PRELUDE, { timeout })
+
+  const module = await isolate.compileModule(run.source, { filename: 'plugin.js' })
+  await module.instantiate(context, (specifier) => {
+    throw new Error(`plugins cannot import modules (${specifier})`)
+  })
+  await module.evaluate({ timeout })
+  await jail.set('__plugin', module.namespace.derefInto())
+  await jail.set('__ctx', JSON.stringify(run.ctx ?? {}))
+  await jail.set('__entry', run.entry)
+  // The entry runs from a script so its result crosses as one JSON string (functions and other
+  // uncopyable values are dropped the way JSON.stringify drops them).
+  const call = await isolate.compileScript(`
+    (async () => {
+      const ns = __plugin, name = __entry, ctx = __makeCtx(__ctx);
+      delete globalThis.__plugin; delete globalThis.__entry; delete globalThis.__ctx; delete globalThis.__makeCtx;
+      if (typeof ns[name] !== 'function') throw new Error('the plugin does not export ' + name + '()');
+      const result = await ns[name](ctx);
+      return result === undefined ? 'null' : JSON.stringify(result);
+    })()`)
+  const json = await call.run(context, { timeout, promise: true })
+  return JSON.parse(typeof json === 'string' ? json : 'null')
+}
+
+function explain(
+  err: unknown,
+  run: { timedOut: boolean; isolate: ivm.Isolate; limits: RunLimits },
+): RunFailure {
+  const message = err instanceof Error ? err.message : String(err)
+  if (run.timedOut)
+    return new RunFailure(`plugin timed out after ${Math.round(run.limits.wallMs / 1000)} s`)
+  if (/memory limit/i.test(message))
+    return new RunFailure(`plugin exceeded its memory limit (${run.limits.memoryMb} MB)`)
+  if (/timed out/i.test(message))
+    return new RunFailure(`plugin ran longer than ${run.limits.syncTimeoutMs} ms without yielding`)
+  if (run.isolate.isDisposed && /disposed/i.test(message))
+    return new RunFailure('plugin stopped: its isolate was disposed')
+  return new RunFailure(message)
+}

@@ -1,0 +1,89 @@
+// The sandbox process: started by the server with Node 24 and an IPC channel, it runs each
+// 'host:run' in its own isolate and forwards the run's fetch, entry and log calls to the server.
+import { RunFailure, runPlugin, type RunBridge } from './isolate.ts'
+import type { HostMessage, SandboxMessage, WireFetchResponse } from './protocol.ts'
+
+type Waiting = { resolve(message: HostMessage): void; reject(err: Error): void }
+
+/** Bridged calls awaiting the server's answer, by run id then call id. */
+const waiting = new Map<number, Map<number, Waiting>>()
+let nextCall = 1
+
+function send(message: SandboxMessage): void {
+  process.send?.(message)
+}
+
+const toBase64 = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
+const fromBase64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64'))
+
+function ask(id: number, build: (call: number) => SandboxMessage): Promise<HostMessage> {
+  const calls = waiting.get(id)
+  if (!calls) return Promise.reject(new Error('the run has ended'))
+  const call = nextCall++
+  return new Promise((resolve, reject) => {
+    calls.set(call, { resolve, reject })
+    send(build(call))
+  })
+}
+
+function bridgeFor(id: number): RunBridge {
+  return {
+    async fetch(url, init) {
+      const answer = await ask(id, (call) => ({
+        type: 'sandbox:fetch',
+        id,
+        call,
+        url,
+        init: {
+          method: init.method,
+          headers: init.headers,
+          body64: init.body ? toBase64(init.body) : undefined,
+        },
+      }))
+      if (answer.type !== 'host:fetch-result' || !answer.response)
+        throw new Error(answer.type === 'host:fetch-result' ? answer.error : 'fetch failed')
+      const response: WireFetchResponse = answer.response
+      return { ...response, body: fromBase64(response.body64) }
+    },
+    async entry(name) {
+      const answer = await ask(id, (call) => ({ type: 'sandbox:entry', id, call, name }))
+      if (answer.type !== 'host:entry-result' || answer.error !== undefined)
+        throw new Error(answer.type === 'host:entry-result' ? answer.error : 'entry failed')
+      return answer.body64 == null ? null : fromBase64(answer.body64)
+    },
+    log(level, message) {
+      send({ type: 'sandbox:log', id, level, message })
+    },
+  }
+}
+
+async function run(message: Extract<HostMessage, { type: 'host:run' }>): Promise<void> {
+  const { id } = message
+  waiting.set(id, new Map())
+  try {
+    const result = await runPlugin(message, bridgeFor(id))
+    send({ type: 'sandbox:done', id, ok: true, result })
+  } catch (err) {
+    const error = err instanceof RunFailure || err instanceof Error ? err.message : String(err)
+    send({ type: 'sandbox:done', id, ok: false, error })
+  } finally {
+    for (const call of waiting.get(id)?.values() ?? []) call.reject(new Error('the run has ended'))
+    waiting.delete(id)
+  }
+}
+
+process.on('message', (raw) => {
+  const message = raw as HostMessage
+  if (message?.type === 'host:run') void run(message)
+  else if (message?.type === 'host:fetch-result' || message?.type === 'host:entry-result') {
+    const calls = waiting.get(message.id)
+    const call = calls?.get(message.call)
+    if (!call) return
+    calls!.delete(message.call)
+    call.resolve(message)
+  }
+})
+// The server going away closes the channel: nothing is left to answer.
+process.on('disconnect', () => process.exit(0))
+send({ type: 'sandbox:ready' })

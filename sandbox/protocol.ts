@@ -1,0 +1,66 @@
+// The messages between the server (host) and the sandbox process, over Node IPC with JSON
+// serialization: bytes cross as base64 strings. Tags are prefixed by their sender.
+
+/** Per-run limits; the host fills every field. */
+export type RunLimits = {
+  /** V8 heap limit of the run's isolate. */
+  memoryMb: number
+  /** Longest synchronous stretch of plugin code (isolated-vm's own timeout). */
+  syncTimeoutMs: number
+  /** Wall-clock budget of the whole run, awaits included; past it the isolate is disposed. */
+  wallMs: number
+}
+
+/** What a plugin's fetch asks for; the body is base64 when present. */
+export type WireFetchInit = {
+  method?: string
+  headers?: [string, string][]
+  body64?: string
+}
+
+export type WireFetchResponse = {
+  status: number
+  headers: [string, string][]
+  url: string
+  body64: string
+}
+
+export type LogLevel = 'log' | 'warn' | 'error'
+
+/** Host -> sandbox. */
+export type HostMessage =
+  | {
+      type: 'host:run'
+      id: number
+      /** Plain JavaScript ES module source (TypeScript is transpiled by the host). */
+      source: string
+      /** The exported function to call: pluginInfo, execMetadata, execLogin, execDownload, runScript. */
+      entry: string
+      /** The JSON part of the plugin's ctx; `entry(name)` is added inside the isolate. */
+      ctx: unknown
+      limits: RunLimits
+    }
+  | {
+      type: 'host:fetch-result'
+      id: number
+      call: number
+      response?: WireFetchResponse
+      error?: string
+    }
+  | {
+      type: 'host:entry-result'
+      id: number
+      call: number
+      /** The entry's bytes, null when the archive has no such entry. */
+      body64?: string | null
+      error?: string
+    }
+
+/** Sandbox -> host. */
+export type SandboxMessage =
+  | { type: 'sandbox:ready' }
+  | { type: 'sandbox:fetch'; id: number; call: number; url: string; init: WireFetchInit }
+  | { type: 'sandbox:entry'; id: number; call: number; name: string }
+  | { type: 'sandbox:log'; id: number; level: LogLevel; message: string }
+  | { type: 'sandbox:done'; id: number; ok: true; result: unknown }
+  | { type: 'sandbox:done'; id: number; ok: false; error: string }
