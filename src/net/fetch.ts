@@ -59,6 +59,8 @@ export type OutboundConfig = {
   timeoutMs: number
   /** Name resolution; tests map fake names to 127.0.0.1. */
   resolve?: Resolver
+  /** PEM certificates trusted instead of the system roots (a private CA; tests). */
+  trustedCa?: string
 }
 
 const refused = (message: string, reason: string, extra?: Record<string, unknown>) =>
@@ -178,7 +180,9 @@ export function createOutboundFetch(config: OutboundConfig): OutboundFetch {
           redirect: 'manual',
           signal,
           proxy: false,
-          ...(url.protocol === 'https:' ? { tls: { serverName: url.hostname } } : {}),
+          ...(url.protocol === 'https:'
+            ? { tls: { serverName: url.hostname, ca: config.trustedCa } }
+            : {}),
         }).catch((cause: unknown) => {
           if (signal.aborted) throw cause
           throw new AppError(
