@@ -128,6 +128,21 @@ describe('architecture', () => {
     expect(violations('src/model', outside)).toEqual([])
   })
 
+  it('outbound HTTP imports only the model, errors, log and config types', () => {
+    const allowed = ['src/errors.ts', 'src/log.ts', 'src/config.ts']
+    const outside = (spec: string, file: string) =>
+      spec.startsWith('.') &&
+      !['src/net/', 'src/model/'].some((f) => intoFolder(spec, file, f)) &&
+      !allowed.includes(relative(ROOT, join(file, '..', spec)))
+    expect(violations('src/net', outside)).toEqual([])
+    // Config is read by boot and handed in; net only names its type.
+    const configValue = /^\s*import\s+(?!type\b)[^'"]*from\s+['"][./]+config\.ts['"]/m
+    const offenders = sourceFiles(join(ROOT, 'src/net'))
+      .filter((file) => configValue.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file))
+    expect(offenders).toEqual([])
+  })
+
   it('archive readers never import domain code', () => {
     expect(
       violations('src/archive', (spec, file) => intoFolder(spec, file, 'src/domain/')),
