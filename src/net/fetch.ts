@@ -103,13 +103,17 @@ async function readBody(
   opts: OutboundOptions,
 ): Promise<Uint8Array> {
   const announced = Number(response.headers.get('content-length') ?? Number.NaN)
-  const total = Number.isFinite(announced) ? announced : undefined
+  // A compressed body's length counts other bytes than the decoded ones read here: no total then,
+  // though a compressed length already over the cap is still refused.
+  const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity'
+  const length = Number.isFinite(announced) ? announced : undefined
+  const total = encoded ? undefined : length
   const tooLarge = () =>
     new AppError('unprocessable', `fetch failed: response larger than ${cap} bytes`, {
       reason: 'too_large',
       limit: cap,
     })
-  if (total !== undefined && total > cap) {
+  if (length !== undefined && length > cap) {
     await response.body?.cancel()
     throw tooLarge()
   }

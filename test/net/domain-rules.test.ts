@@ -104,6 +104,19 @@ describe('createDomainLimits', () => {
     ;(await limits.acquire('a.test')).release()
   })
 
+  it('shares one byte bucket among every request the rule matches', async () => {
+    const limits = createDomainLimits([{ pattern: '*.test', bytesPerSec: 1_000_000 }])
+    const transfer = async (host: string) => {
+      const lease = await limits.acquire(host)
+      for (let i = 0; i < 10; i++) await lease.take(25_000)
+      lease.release()
+    }
+    const started = performance.now()
+    await Promise.all([transfer('a.test'), transfer('b.test')])
+    // 500 KB at 1 MB/s: half a second together (a bucket each would take a quarter).
+    expect(performance.now() - started).toBeGreaterThan(400)
+  })
+
   it('keeps slots of a pattern across setRules and applies the new limit', async () => {
     const limits = createDomainLimits([{ pattern: 'x.test', maxConcurrency: 1 }])
     const held = await limits.acquire('x.test')

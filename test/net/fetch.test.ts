@@ -197,6 +197,26 @@ describe('fetchOutbound', () => {
     expect([err.code, err.extra?.reason]).toEqual(['unprocessable', 'timeout'])
   })
 
+  it('gives up on a body that stalls after its first bytes', async () => {
+    using site = startSite(
+      () =>
+        new Response(
+          new ReadableStream({
+            async start(controller) {
+              controller.enqueue(new Uint8Array(10))
+              await Bun.sleep(3000)
+              controller.close()
+            },
+          }),
+        ),
+    )
+    const { fetchOutbound } = client({ timeoutMs: 300 })
+    const started = performance.now()
+    const err = await failure(fetchOutbound(`${site.origin('site.test')}/`))
+    expect(err.extra?.reason).toBe('timeout')
+    expect(performance.now() - started).toBeLessThan(2000)
+  })
+
   it('reports progress and can hand the body to a sink', async () => {
     using site = startSite(() => new Response(new Uint8Array(100_000)))
     const { fetchOutbound } = client()
