@@ -18,7 +18,7 @@ export const ConfigSchema = Type.Object({
   llmBaseUrl: Type.Optional(Type.String()),
   llmApiKey: Type.Optional(Type.String()),
   llmModel: Type.Optional(Type.String()),
-  /** Hosts plugin fetch may reach although they are private (local fake sites in tests). */
+  /** Host names (exact or `*.domain`), IPs or CIDRs outbound fetch may reach although private. */
   fetchAllowPrivate: Type.Array(Type.String()),
   /** Log threshold; default warn (quiet). */
   logLevel: Type.Union([
@@ -67,7 +67,7 @@ Every flag mirrors an environment variable; flags win.
   --llm-base-url URL       TANKOBUN_LLM_BASE_URL
   --llm-api-key KEY        TANKOBUN_LLM_API_KEY
   --llm-model NAME         TANKOBUN_LLM_MODEL
-  --fetch-allow-private H  TANKOBUN_FETCH_ALLOW_PRIVATE (comma-separated hosts)
+  --fetch-allow-private H  TANKOBUN_FETCH_ALLOW_PRIVATE (comma-separated hosts, IPs, CIDRs)
   --log-level LEVEL        TANKOBUN_LOG_LEVEL         debug|info|warn|error|silent, default warn
   --watch true|false       TANKOBUN_WATCH             default true
   --max-upload-mb N        TANKOBUN_MAX_UPLOAD_MB     largest upload in MiB, default 2048
