@@ -117,7 +117,12 @@ type Child<Tag> = {
   dead: boolean
 }
 
-const transpiler = new Bun.Transpiler({ loader: 'ts' })
+// Bun's transpiler would otherwise write its own NODE_ENV into the plugin. (It also folds
+// `typeof require` to "function"; calling require still fails inside the isolate.)
+const transpiler = new Bun.Transpiler({
+  loader: 'ts',
+  define: { 'process.env.NODE_ENV': 'process.env.NODE_ENV' },
+})
 
 const toBase64 = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
