@@ -6,6 +6,8 @@ import type { LogLevel, RunLimits } from './protocol.ts'
 
 /** Longest a plugin's sleep() waits in one call; the run's wall clock bounds the total. */
 const MAX_SLEEP_MS = 10_000
+/** A result larger than this is refused rather than copied through IPC into the server. */
+const MAX_RESULT_CHARS = 8 * 1024 * 1024
 
 export type GuestFetchInit = { method?: string; headers?: [string, string][]; body?: Uint8Array }
 export type GuestFetchResponse = {
@@ -153,7 +155,10 @@ async function execute(isolate: ivm.Isolate, run: PluginRun, bridge: RunBridge):
       return result === undefined ? 'null' : JSON.stringify(result);
     })()`)
   const json = await call.run(context, { timeout, promise: true })
-  return JSON.parse(typeof json === 'string' ? json : 'null')
+  if (typeof json !== 'string') return null
+  if (json.length > MAX_RESULT_CHARS)
+    throw new RunFailure(`plugin result is larger than ${MAX_RESULT_CHARS / 1024 / 1024} MB`)
+  return JSON.parse(json)
 }
 
 function explain(

@@ -8,6 +8,8 @@ type Waiting = { resolve(message: HostMessage): void; reject(err: Error): void }
 /** Bridged calls awaiting the server's answer, by run id then call id. */
 const waiting = new Map<number, Map<number, Waiting>>()
 let nextCall = 1
+const MAX_LOG_LINES = 1_000
+const MAX_LOG_LINE_CHARS = 4_000
 
 function send(message: SandboxMessage): void {
   process.send?.(message)
@@ -28,6 +30,7 @@ function ask(id: number, build: (call: number) => SandboxMessage): Promise<HostM
 }
 
 function bridgeFor(id: number): RunBridge {
+  let logged = 0
   return {
     async fetch(url, init) {
       const answer = await ask(id, (call) => ({
@@ -53,7 +56,9 @@ function bridgeFor(id: number): RunBridge {
       return answer.body64 == null ? null : fromBase64(answer.body64)
     },
     log(level, message) {
-      send({ type: 'sandbox:log', id, level, message })
+      // A plugin logging in a loop must not flood the channel; the host keeps fewer still.
+      if (++logged > MAX_LOG_LINES) return
+      send({ type: 'sandbox:log', id, level, message: message.slice(0, MAX_LOG_LINE_CHARS) })
     },
   }
 }
