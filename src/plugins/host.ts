@@ -44,7 +44,11 @@ export type PluginCtx = {
   url?: string
 }
 
-export type PluginFetchInit = { method?: string; headers?: [string, string][]; body?: Uint8Array }
+export type PluginFetchInit = {
+  method?: string
+  headers?: [string, string][]
+  body?: Uint8Array<ArrayBuffer>
+}
 export type PluginFetchResponse = {
   status: number
   headers: Headers | [string, string][] | Record<string, string>
