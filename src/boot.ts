@@ -26,8 +26,16 @@ import { createUnreadableFiles } from './domain/archives/scan.ts'
 import { createDimensionCache } from './domain/archives/pages.ts'
 import { createLogger } from './log.ts'
 import { createStopList } from './stop-list.ts'
+import { createOutboundFetch } from './net/fetch.ts'
+import { createSandboxHost } from './plugins/host.ts'
+import type { PluginRunTag } from './plugins/manifest.ts'
 
 const log = createLogger('boot')
+
+/** Outbound responses past this size fail (`too_large`); downloads may ask for less per request. */
+const OUTBOUND_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
+/** One outbound exchange (every hop and the body). */
+const OUTBOUND_TIMEOUT_MS = 30_000
 
 export type Server = {
   deps: Deps
@@ -67,6 +75,17 @@ export async function startServer(
     syncIndexWithEvents(events, search)
     const wireCache = createWireCache()
     dropWireOnWrites(events, wireCache)
+    const outbound = createOutboundFetch({
+      allowPrivate: config.fetchAllowPrivate,
+      maxResponseBytes: OUTBOUND_MAX_RESPONSE_BYTES,
+      timeoutMs: OUTBOUND_TIMEOUT_MS,
+    })
+    // A plugin's fetch reaches only the hosts its manifest lists (the run's tag carries them).
+    const sandbox = createSandboxHost<PluginRunTag>({
+      fetch: (url, init, run) =>
+        outbound.fetchOutbound(url, init, { allowedHosts: run.tag?.hosts ?? [] }),
+    })
+    stops.push(() => sandbox.close())
     const deps: Deps = {
       config,
       db,
@@ -77,6 +96,8 @@ export async function startServer(
       events,
       reader,
       thumbnailer,
+      outbound,
+      sandbox,
       locks: createLocks(),
       uploads: createUploadsInFlight(),
       placement: createPlacement(),

@@ -17,6 +17,9 @@ import type { LoginThrottle } from './domain/auth/login-throttle.ts'
 import type { SessionKeys } from './domain/auth/sessions.ts'
 import type { ContentSync } from './domain/archives/content-sync.ts'
 import type { WireCache } from './http/wire-cache.ts'
+import type { OutboundFetch } from './net/fetch.ts'
+import type { SandboxHost } from './plugins/host.ts'
+import type { PluginRunTag } from './plugins/manifest.ts'
 
 export type Deps = {
   config: Config
@@ -30,6 +33,10 @@ export type Deps = {
   events: EventBus
   reader: ArchiveReader
   thumbnailer: Thumbnailer
+  /** The one outbound HTTP client (plugins, downloads, language model): shared domain rules. */
+  outbound: OutboundFetch
+  /** The plugin sandbox (a Node child started on the first run). */
+  sandbox: SandboxHost<PluginRunTag>
   locks: Locks
   uploads: UploadsInFlight
   /** Serializes giving files their final name in the content folder (rename, upload). */
