@@ -4,10 +4,10 @@ import { resolve } from 'node:path'
 import { AppError, fail } from '../errors.ts'
 import { createLogger } from '../log.ts'
 import type { ArchiveReader } from './types.ts'
-import { assertPageOf } from './entries.ts'
+import { assertPageOf, normalizeEntryName, unsafeReason } from './entries.ts'
 import { detectFormat } from './format.ts'
-import { DEFAULT_PAGE_CACHE_BYTES, MAX_OPEN_ARCHIVES } from './limits.ts'
-import type { ArchiveSource } from './source.ts'
+import { DEFAULT_PAGE_CACHE_BYTES, MAX_ENTRY_BYTES, MAX_OPEN_ARCHIVES } from './limits.ts'
+import { entryTooLarge, type ArchiveSource } from './source.ts'
 import { openTar } from './tar.ts'
 import { openZip } from './zip.ts'
 import { createExtractor } from './extractor.ts'
@@ -129,6 +129,20 @@ export function createArchiveReader(options: ArchiveReaderOptions): ArchiveReade
         assertPageOf(source.pageSet, entryName)
         return source.read(entryName)
       }),
+    async readEntry(absPath, name, maxBytes) {
+      const entryName = normalizeEntryName(name)
+      const reason = entryName === '' || entryName.endsWith('/') ? 'not a file' : unsafeReason(name)
+      if (reason) throw fail.bad_request(`unsafe entry name: ${JSON.stringify(name)} (${reason})`)
+      const cap = Math.min(maxBytes, MAX_ENTRY_BYTES)
+      return withSource(absPath, async (source) => {
+        if (source.readOther) return source.readOther(entryName, cap)
+        // Extracted archives keep their pages only.
+        if (!source.pageSet.has(entryName)) return null
+        const bytes = await source.read(entryName)
+        if (bytes.length > cap) throw entryTooLarge(entryName, cap)
+        return bytes
+      })
+    },
     dropCached(absPath) {
       const path = resolve(absPath)
       const slot = slots.get(path)

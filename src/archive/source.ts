@@ -12,8 +12,16 @@ export type ArchiveSource = {
   pages: string[]
   /** Bytes of one entry of `pages`; the caller has already checked the name. */
   read(entryName: string): Promise<Uint8Array<ArrayBuffer>>
+  /**
+   * Any file entry by its normalized name, null when there is none; the caller has checked the
+   * name is safe. Absent when the format keeps only pages (extracted archives).
+   */
+  readOther?(entryName: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null>
   close(): Promise<void>
 }
+
+export const entryTooLarge = (name: string, maxBytes: number) =>
+  fail.unprocessable(`entry ${JSON.stringify(name)} is larger than ${maxBytes} bytes`)
 
 /** Size guards on declared sizes, before anything is inflated (zip bombs, absurd headers). */
 export function checkDeclaredSizes(

@@ -5,7 +5,7 @@ import { AppError, fail } from '../errors.ts'
 import { isTarHeader } from './format.ts'
 import { normalizeEntryName, selectPages } from './entries.ts'
 import { MAX_ENTRIES } from './limits.ts'
-import { checkDeclaredSizes, type ArchiveSource } from './source.ts'
+import { checkDeclaredSizes, entryTooLarge, type ArchiveSource } from './source.ts'
 
 const BLOCK = 512
 /** Long-name and pax records are a few hundred bytes; anything bigger is not a name. */
@@ -125,6 +125,12 @@ export async function openTar(absPath: string): Promise<ArchiveSource> {
       pages,
       read: async (name) => {
         const entry = byName.get(name)!
+        return readAt(handle, entry.offset, entry.size)
+      },
+      async readOther(name, maxBytes) {
+        const entry = byName.get(name)
+        if (!entry || entry.isDirectory) return null
+        if (entry.size > maxBytes) throw entryTooLarge(name, maxBytes)
         return readAt(handle, entry.offset, entry.size)
       },
       close: () => handle.close(),

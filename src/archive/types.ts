@@ -13,6 +13,17 @@ export type ArchiveReader = {
    * AppError 'bad_request' when entryName is not a page of the archive.
    */
   readPage(absPath: string, entryName: string): Promise<Uint8Array<ArrayBuffer>>
+  /**
+   * Bytes of any file entry by exact name (`ComicInfo.xml`), for plugins; null when the archive
+   * has no such file. RAR / 7z / compressed tar keep only their pages once extracted, so they
+   * answer null for other entries. AppError 'bad_request' for an unsafe name, 'unprocessable'
+   * when the entry is larger than maxBytes.
+   */
+  readEntry(
+    absPath: string,
+    name: string,
+    maxBytes: number,
+  ): Promise<Uint8Array<ArrayBuffer> | null>
   /** Drops cached directories / extracted pages of a file that changed or went away. */
   dropCached(absPath: string): void
   /** Empties the on-disk page cache (DELETE /api/tempfolder); the reader stays usable. */

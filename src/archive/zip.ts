@@ -5,7 +5,7 @@ import { AppError, fail } from '../errors.ts'
 import { createLogger } from '../log.ts'
 import { normalizeEntryName, selectPages } from './entries.ts'
 import { MAX_ENTRIES, MAX_ENTRY_BYTES } from './limits.ts'
-import { checkDeclaredSizes, type ArchiveSource } from './source.ts'
+import { checkDeclaredSizes, entryTooLarge, type ArchiveSource } from './source.ts'
 import { openPreloadedZip, type OpenedZip } from './zip-file-reader.ts'
 
 const log = createLogger('archive.zip')
@@ -146,6 +146,16 @@ export async function openZip(
     return {
       pages,
       read: (name) => readEntry(opened, byName.get(name)!),
+      async readOther(name, maxBytes) {
+        const entry = byName.get(name)
+        if (!entry || name.endsWith('/') || isUnixSpecialFile(entry)) return null
+        // A stored entry is read by its compressed size, an inflated one stops at its declared size.
+        if (Math.max(entry.uncompressedSize, entry.compressedSize) > maxBytes)
+          throw entryTooLarge(name, maxBytes)
+        if (!decodable(entry))
+          throw fail.unprocessable(`entry ${JSON.stringify(name)} uses an unsupported compression`)
+        return readEntry(opened, entry)
+      },
       close: async () => zip.close(),
     }
   } catch (err) {

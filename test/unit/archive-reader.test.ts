@@ -178,3 +178,68 @@ describe('caching', () => {
     expect(await reader.listPages(path)).toHaveLength(2)
   })
 })
+
+describe('readEntry', () => {
+  const xml = new TextEncoder().encode('<ComicInfo><Title>T</Title></ComicInfo>')
+  const extras = [
+    { name: 'ComicInfo.xml', data: xml },
+    { name: 'meta/info.txt', data: new TextEncoder().encode('x'.repeat(2000)) },
+  ]
+
+  it.each(['store', 'deflate'] as const)(
+    'reads a non-page entry of a %s zip',
+    async (compression) => {
+      const path = await fx.makeCbz(join(dir, `entry-${compression}.cbz`), {
+        entries: extras,
+        compression,
+      })
+      expect(await reader.readEntry(path, 'ComicInfo.xml', 1024)).toEqual(xml)
+      expect((await reader.readEntry(path, 'meta\\info.txt', 4096))?.length).toBe(2000)
+      const page = await reader.readEntry(path, '001.jpg', 1 << 20)
+      expect(page).toEqual(await reader.readPage(path, '001.jpg'))
+    },
+  )
+
+  it('reads a non-page entry of a tar', async () => {
+    const path = await fx.makeTar(join(dir, 'entry.cbt'), { entries: extras })
+    expect(await reader.readEntry(path, 'ComicInfo.xml', 1024)).toEqual(xml)
+    expect(await reader.readEntry(path, 'meta', 1024)).toBeNull()
+  })
+
+  it('answers null for a missing entry and a folder', async () => {
+    const path = await fx.makeCbz(join(dir, 'entry-missing.cbz'), {
+      entries: [{ name: 'ch1/', data: new Uint8Array() }],
+    })
+    expect(await reader.readEntry(path, 'ComicInfo.xml', 1024)).toBeNull()
+    expect(await reader.readEntry(path, 'comicinfo.XML', 1024)).toBeNull()
+    expect(await reader.readEntry(path, 'ch1', 1024)).toBeNull()
+  })
+
+  it('refuses an entry larger than the cap, before reading it', async () => {
+    const path = await fx.makeCbz(join(dir, 'entry-big.cbz'), {
+      entries: extras,
+      compression: 'deflate',
+    })
+    const err = await refusal(reader.readEntry(path, 'meta/info.txt', 1000))
+    expect(err.code).toBe('unprocessable')
+    expect(err.message).toContain('larger than 1000 bytes')
+  })
+
+  it.each(['../ComicInfo.xml', '/etc/passwd', 'C:\\x.xml', 'a\0.xml', '', 'ch1/'])(
+    'answers bad_request for %j',
+    async (name) => {
+      const path = await fx.makeCbz(join(dir, 'entry-guard.cbz'), { entries: extras })
+      const err = await refusal(reader.readEntry(path, name, 1024))
+      expect(err.code).toBe('bad_request')
+      expect(err.message).toContain('unsafe entry name')
+    },
+  )
+
+  it('answers pages only for an extracted (RAR) archive', async () => {
+    const path = await fx.makeRar4(join(dir, 'entry.cbr'), { entries: extras })
+    expect(await reader.readEntry(path, 'ComicInfo.xml', 1024)).toBeNull()
+    expect(await reader.readEntry(path, '001.jpg', 1 << 20)).toEqual(
+      await reader.readPage(path, '001.jpg'),
+    )
+  })
+})
