@@ -32,3 +32,6 @@ export const SANDBOX_NODE_PATH = join(
 
 /** Entry of the plugin sandbox process (TypeScript that Node 24 runs by stripping the types). */
 export const SANDBOX_MAIN_PATH = join(import.meta.dir, '..', 'sandbox', 'main.ts')
+
+/** Built-in plugins, `plugins/<type>/<name>.ts`, registered at start like sideloaded ones. */
+export const BUILTIN_PLUGINS_DIR = join(import.meta.dir, '..', 'plugins')

@@ -1,5 +1,6 @@
 // Builds Deps from a Config, starts background machinery and the HTTP server; stops it all again.
 import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Config } from './config.ts'
 import type { Deps } from './deps.ts'
 import { openDb } from './db/client.ts'
@@ -29,6 +30,10 @@ import { createStopList } from './stop-list.ts'
 import { createOutboundFetch } from './net/fetch.ts'
 import { createSandboxHost } from './plugins/host.ts'
 import type { PluginRunTag } from './plugins/manifest.ts'
+import { createPluginRegistry } from './plugins/registry.ts'
+import { BUILTIN_PLUGINS_DIR } from './assets.ts'
+import { readPluginEntry } from './domain/plugins/run.ts'
+import { applyDomainRules } from './domain/plugins/settings.ts'
 
 const log = createLogger('boot')
 
@@ -84,7 +89,17 @@ export async function startServer(
     const sandbox = createSandboxHost<PluginRunTag>({
       fetch: (url, init, run) =>
         outbound.fetchOutbound(url, init, { allowedHosts: run.tag?.hosts ?? [] }),
+      entry: readPluginEntry(reader),
     })
+    const plugins = createPluginRegistry({
+      db,
+      sandbox,
+      builtinDir: BUILTIN_PLUGINS_DIR,
+      sideloadDir: join(config.pluginsDir, 'custom'),
+    })
+    // Stopping closes the sandbox first (a registration's runs then fail at once) and waits for
+    // the registration before the database closes.
+    stops.push(() => plugins.ready())
     stops.push(() => sandbox.close())
     const deps: Deps = {
       config,
@@ -98,6 +113,7 @@ export async function startServer(
       thumbnailer,
       outbound,
       sandbox,
+      plugins,
       locks: createLocks(),
       uploads: createUploadsInFlight(),
       placement: createPlacement(),
@@ -124,6 +140,15 @@ export async function startServer(
     })
     stops.push(() => app.stop(true))
     deps.contentSync.start()
+    // In the background: the sandbox's cold start must not hold up the listen.
+    plugins.start()
+    void plugins.ready().then(() => {
+      try {
+        applyDomainRules(deps)
+      } catch (error) {
+        log.warn('stored domain rules not applied', { error: (error as Error).message })
+      }
+    })
     stops.push(() => deps.contentSync.stop())
     const port = app.server!.port!
     const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host

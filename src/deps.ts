@@ -20,6 +20,7 @@ import type { WireCache } from './http/wire-cache.ts'
 import type { OutboundFetch } from './net/fetch.ts'
 import type { SandboxHost } from './plugins/host.ts'
 import type { PluginRunTag } from './plugins/manifest.ts'
+import type { PluginRegistry } from './plugins/registry.ts'
 
 export type Deps = {
   config: Config
@@ -37,6 +38,8 @@ export type Deps = {
   outbound: OutboundFetch
   /** The plugin sandbox (a Node child started on the first run). */
   sandbox: SandboxHost<PluginRunTag>
+  /** Installed plugins found at start (in the background); `ready()` waits for them. */
+  plugins: PluginRegistry
   locks: Locks
   uploads: UploadsInFlight
   /** Serializes giving files their final name in the content folder (rename, upload). */

@@ -52,8 +52,11 @@ const ManifestSchema = Type.Object(
 export type PluginManifest = Static<typeof ManifestSchema>
 export type PluginParameter = Static<typeof ParameterSchema>
 
-/** The tag of a sandbox run: which plugin runs, and the hosts its fetch may reach. */
-export type PluginRunTag = { namespace: string; hosts?: string[] }
+/**
+ * The tag of a sandbox run: which plugin runs, the hosts its fetch may reach, and the archive file
+ * its `ctx.entry(name)` reads (absent: no archive, every entry is null).
+ */
+export type PluginRunTag = { namespace: string; hosts?: string[]; archivePath?: string }
 
 /** The manifest, or the reason it is refused (the registry logs it and skips the file). */
 export function checkManifest(

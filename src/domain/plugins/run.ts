@@ -1,0 +1,96 @@
+// Running an installed plugin now (POST /api/plugins/use): its entry for its type, with the
+// archive, saved arguments and one-shot argument in ctx. A metadata run only proposes: nothing is
+// written.
+import type { Deps } from '../../deps.ts'
+import type { ArchiveReader } from '../../archive/types.ts'
+import { fail } from '../../errors.ts'
+import { PluginRunError, type PluginCtx } from '../../plugins/host.ts'
+import { ENTRY_OF, type PluginRunTag, type PluginType } from '../../plugins/manifest.ts'
+import { requireArchive } from '../archives/lookup.ts'
+import { toAbsolutePath } from '../archives/files.ts'
+import { pluginArgs, requirePlugin } from './settings.ts'
+
+export type PluginRunAnswer = { type: PluginType; data: Record<string, unknown> }
+
+/** An archive entry a plugin reads (ComicInfo.xml, a page): past this its read fails. */
+const MAX_PLUGIN_ENTRY_BYTES = 16 * 1024 * 1024
+
+/**
+ * `ctx.entry(name)` of a run: the bytes of a file of the run's archive, null when it has none (or
+ * the run has no archive). A refused read (unsafe name, too large) fails inside the plugin.
+ */
+export function readPluginEntry(reader: ArchiveReader) {
+  return async (name: string, run: { tag?: PluginRunTag }): Promise<Uint8Array | null> => {
+    if (!run.tag?.archivePath) return null
+    return reader.readEntry(run.tag.archivePath, name, MAX_PLUGIN_ENTRY_BYTES)
+  }
+}
+
+/** A metadata plugin's tags as one comma-separated string (a list of strings is joined). */
+function tagsOf(value: unknown): string {
+  if (Array.isArray(value)) return value.map(String).join(', ')
+  return typeof value === 'string' ? value : ''
+}
+
+export async function runPluginNow(
+  deps: Deps,
+  query: { plugin?: string; id?: string; arg?: string },
+): Promise<PluginRunAnswer> {
+  const plugin = await requirePlugin(deps, query.plugin)
+  const archive =
+    query.id || plugin.type === 'metadata' ? requireArchive(deps, query.id) : undefined
+  const oneshot = query.arg ?? null
+  const ctx: PluginCtx = {
+    args: await pluginArgs(deps, plugin),
+    oneshot,
+    ...(archive
+      ? {
+          archive: {
+            arcid: archive.id,
+            title: archive.title,
+            tags: archive.tags,
+            summary: archive.summary,
+            filename: archive.filename,
+            pagecount: archive.pagecount,
+          },
+        }
+      : {}),
+    ...(plugin.type === 'download' && oneshot ? { url: oneshot } : {}),
+  }
+  let result: unknown
+  try {
+    const out = await deps.sandbox.run({
+      source: await Bun.file(plugin.source).text(),
+      entry: ENTRY_OF[plugin.type],
+      ctx,
+      limits: {
+        wallMs: deps.settings.get('plugin_timeout_ms'),
+        memoryMb: deps.settings.get('plugin_memory_mb'),
+      },
+      tag: {
+        namespace: plugin.namespace,
+        hosts: plugin.info.hosts ?? [],
+        ...(archive ? { archivePath: toAbsolutePath(deps.config.contentDir, archive.path) } : {}),
+      },
+    })
+    result = out.result
+  } catch (err) {
+    // A failing plugin is bad input to this request, as LANraragi answers it (400 Env).
+    if (err instanceof PluginRunError) throw fail.bad_request(err.message)
+    throw err
+  }
+  const data =
+    result !== null && typeof result === 'object' && !Array.isArray(result)
+      ? (result as Record<string, unknown>)
+      : { result }
+  if (typeof data.error === 'string' && data.error) throw fail.bad_request(data.error)
+  if (plugin.type !== 'metadata') return { type: plugin.type, data }
+  return {
+    type: plugin.type,
+    data: {
+      new_tags: tagsOf(data.tags),
+      ...(typeof data.title === 'string' ? { title: data.title } : {}),
+      ...(typeof data.summary === 'string' ? { summary: data.summary } : {}),
+    },
+  }
+}

@@ -1,0 +1,167 @@
+// Installed plugins as the API sees them: listings by type and priority, the user's arguments and
+// Run Automatically toggle, per-plugin options (domain rules), and the priority order.
+import type { Deps } from '../../deps.ts'
+import {
+  findPlugin,
+  listPluginRows,
+  updatePluginRow,
+  type PluginRow,
+} from '../../db/repos/plugins.repo.ts'
+import { tx } from '../../db/client.ts'
+import { fail } from '../../errors.ts'
+import { parseDomainRules, type DomainRule } from '../../net/domain-rules.ts'
+import { PLUGIN_TYPES, type PluginManifest, type PluginType } from '../../plugins/manifest.ts'
+
+export type InstalledPlugin = {
+  namespace: string
+  type: PluginType
+  origin: string
+  sha256: string
+  source: string
+  info: PluginManifest
+  priority: number
+}
+
+export type PluginSettings = { customargs: unknown[]; enabled: boolean }
+
+/** Stored per plugin; absent keys take these values. */
+export type PluginOptions = { domain_rules: unknown[]; bundle_as_archive: boolean }
+const DEFAULT_OPTIONS: PluginOptions = { domain_rules: [], bundle_as_archive: false }
+
+function toInstalled(row: PluginRow): InstalledPlugin {
+  return {
+    namespace: row.namespace,
+    type: row.type as PluginType,
+    origin: row.origin,
+    sha256: row.sha256,
+    source: row.source,
+    info: JSON.parse(row.info) as PluginManifest,
+    priority: row.priority,
+  }
+}
+
+/** Listings wait for the registration that started with the server. */
+export async function listPlugins(deps: Deps, type: string): Promise<InstalledPlugin[]> {
+  if (type !== 'all' && !PLUGIN_TYPES.includes(type as PluginType))
+    throw fail.bad_request(`Unknown plugin type ${type}: use ${PLUGIN_TYPES.join(', ')} or all.`)
+  await deps.plugins.ready()
+  return listPluginRows(deps.db, type === 'all' ? undefined : type).map(toInstalled)
+}
+
+export async function requirePlugin(
+  deps: Deps,
+  namespace: string | undefined,
+): Promise<InstalledPlugin> {
+  if (!namespace) throw fail.bad_request('Missing plugin namespace.')
+  await deps.plugins.ready()
+  const row = findPlugin(deps.db, namespace)
+  if (!row) throw fail.bad_request(`Plugin ${namespace} not found on system.`)
+  return toInstalled(row)
+}
+
+/** Exactly one argument per declared parameter: a stale array is padded with defaults or cut. */
+function reconcileArgs(plugin: InstalledPlugin, stored: unknown[]): unknown[] {
+  const params = plugin.info.parameters ?? []
+  return params.map((param, i) => (i < stored.length ? stored[i] : (param.default_value ?? '')))
+}
+
+export async function getPluginSettings(
+  deps: Deps,
+  namespace: string | undefined,
+): Promise<PluginSettings> {
+  const plugin = await requirePlugin(deps, namespace)
+  const row = findPlugin(deps.db, plugin.namespace)!
+  const stored = JSON.parse(row.customargs) as unknown
+  return {
+    customargs: reconcileArgs(plugin, Array.isArray(stored) ? stored : []),
+    enabled: row.enabled,
+  }
+}
+
+export async function setPluginSettings(
+  deps: Deps,
+  namespace: string | undefined,
+  patch: { customargs?: unknown[]; enabled?: boolean },
+): Promise<PluginSettings> {
+  const plugin = await requirePlugin(deps, namespace)
+  updatePluginRow(deps.db, plugin.namespace, {
+    ...(patch.customargs === undefined
+      ? {}
+      : { customargs: JSON.stringify(reconcileArgs(plugin, patch.customargs)) }),
+    ...(patch.enabled === undefined ? {} : { enabled: patch.enabled }),
+  })
+  return getPluginSettings(deps, plugin.namespace)
+}
+
+/** The arguments a run gets: each saved value under its parameter's name (or its position). */
+export async function pluginArgs(
+  deps: Deps,
+  plugin: InstalledPlugin,
+): Promise<Record<string, unknown>> {
+  const { customargs } = await getPluginSettings(deps, plugin.namespace)
+  const params = plugin.info.parameters ?? []
+  return Object.fromEntries(params.map((param, i) => [param.name ?? String(i), customargs[i]]))
+}
+
+function storedOptions(row: PluginRow): PluginOptions {
+  return { ...DEFAULT_OPTIONS, ...(JSON.parse(row.options) as Partial<PluginOptions>) }
+}
+
+export async function getPluginOptions(
+  deps: Deps,
+  namespace: string | undefined,
+): Promise<PluginOptions> {
+  const plugin = await requirePlugin(deps, namespace)
+  return storedOptions(findPlugin(deps.db, plugin.namespace)!)
+}
+
+/** Partial: omitted fields keep their stored value. Domain rules are checked before anything is saved. */
+export async function updatePluginOptions(
+  deps: Deps,
+  namespace: string | undefined,
+  patch: Partial<PluginOptions>,
+): Promise<PluginOptions> {
+  const plugin = await requirePlugin(deps, namespace)
+  if (patch.domain_rules !== undefined) parseDomainRules(patch.domain_rules)
+  const next = { ...storedOptions(findPlugin(deps.db, plugin.namespace)!), ...patch }
+  updatePluginRow(deps.db, plugin.namespace, { options: JSON.stringify(next) })
+  applyDomainRules(deps)
+  return next
+}
+
+export async function resetPluginOptions(
+  deps: Deps,
+  namespace: string | undefined,
+): Promise<PluginOptions> {
+  const plugin = await requirePlugin(deps, namespace)
+  updatePluginRow(deps.db, plugin.namespace, { options: '{}' })
+  applyDomainRules(deps)
+  return { ...DEFAULT_OPTIONS }
+}
+
+/**
+ * The outbound client holds one rule list: the rules of every plugin, by priority; a pattern two
+ * plugins both name keeps the first plugin's rule.
+ */
+export function applyDomainRules(deps: Deps): void {
+  const rules = new Map<string, DomainRule>()
+  for (const row of listPluginRows(deps.db))
+    for (const rule of parseDomainRules(storedOptions(row).domain_rules))
+      if (!rules.has(rule.pattern)) rules.set(rule.pattern, rule)
+  deps.outbound.setRules([...rules.values()])
+}
+
+/** Each listed namespace of `type` gets its position as priority; others are skipped silently. */
+export async function setPluginPriority(
+  deps: Deps,
+  type: string,
+  namespaces: string[],
+): Promise<void> {
+  await deps.plugins.ready()
+  tx(deps.db, () =>
+    namespaces.forEach((namespace, position) => {
+      const row = findPlugin(deps.db, namespace)
+      if (row?.type === type) updatePluginRow(deps.db, namespace, { priority: position })
+    }),
+  )
+}

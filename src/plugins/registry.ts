@@ -1,0 +1,131 @@
+// Finds plugin files (built-ins under plugins/<type>/, sideloaded ones under
+// <dataDir>/plugins/custom/<type>/), reads each one's pluginInfo() through the sandbox, checks it and
+// records it in the plugins table. A file with a bad manifest is skipped with a warning.
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Db } from '../db/client.ts'
+import { upsertPluginRegistration } from '../db/repos/plugins.repo.ts'
+import { createLogger } from '../log.ts'
+import type { SandboxHost } from './host.ts'
+import { checkManifest, PLUGIN_TYPES, type PluginRunTag } from './manifest.ts'
+
+const log = createLogger('plugins.registry')
+
+/** A registration run reads one pluginInfo() per file; it never needs long. */
+const INFO_LIMITS = { wallMs: 10_000, memoryMb: 64 }
+
+export type PluginOrigin = 'builtin' | 'sideloaded'
+export type PluginFile = { namespace: string; type: string; origin: PluginOrigin; path: string }
+
+export type PluginRegistry = {
+  /** Starts a registration in the background (boot does not wait for the sandbox). */
+  start(): void
+  /** Settles once the latest registration is done; it never rejects. */
+  ready(): Promise<void>
+  /** Registers again now and waits for it (after an upload, for instance). */
+  refresh(): Promise<void>
+}
+
+/** `plugins/<type>/<stem>.ts` under each root; built-ins first, so a name clash keeps the built-in. */
+export function findPluginFiles(builtinDir: string, sideloadDir: string): PluginFile[] {
+  const files: PluginFile[] = []
+  const roots = [
+    { dir: builtinDir, origin: 'builtin' as const, prefix: '' },
+    { dir: sideloadDir, origin: 'sideloaded' as const, prefix: 'custom/' },
+  ]
+  for (const { dir, origin, prefix } of roots)
+    for (const type of PLUGIN_TYPES) {
+      const folder = join(dir, type)
+      if (!existsSync(folder)) continue
+      for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) =>
+        a.name < b.name ? -1 : 1,
+      )) {
+        if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) continue
+        const stem = entry.name.slice(0, -'.ts'.length)
+        // The stem becomes part of a namespace and a URL query: plain names only.
+        if (!/^[A-Za-z0-9_-]{1,100}$/.test(stem)) {
+          log.warn('plugin file skipped: its name must be letters, digits, - or _', {
+            path: join(folder, entry.name),
+          })
+          continue
+        }
+        files.push({
+          namespace: `${prefix}${type}/${stem}`,
+          type,
+          origin,
+          path: join(folder, entry.name),
+        })
+      }
+    }
+  return files
+}
+
+async function registerFile(
+  db: Db,
+  sandbox: SandboxHost<PluginRunTag>,
+  file: PluginFile,
+): Promise<void> {
+  const skip = (reason: string) =>
+    log.warn('plugin skipped', { namespace: file.namespace, path: file.path, reason })
+  let source: string
+  try {
+    source = await Bun.file(file.path).text()
+  } catch (err) {
+    return skip(`unreadable: ${(err as Error).message}`)
+  }
+  let info: unknown
+  try {
+    const out = await sandbox.run({
+      source,
+      entry: 'pluginInfo',
+      ctx: { args: {}, oneshot: null },
+      limits: INFO_LIMITS,
+      tag: { namespace: file.namespace, hosts: [] },
+    })
+    info = out.result
+  } catch (err) {
+    return skip(`pluginInfo() failed: ${(err as Error).message}`)
+  }
+  const checked = checkManifest(info)
+  if (!checked.ok) return skip(checked.reason)
+  if (checked.manifest.type !== file.type)
+    return skip(`declares type ${checked.manifest.type} but lies in the ${file.type} folder`)
+  upsertPluginRegistration(db, {
+    namespace: file.namespace,
+    type: file.type,
+    origin: file.origin,
+    source: file.path,
+    sha256: new Bun.CryptoHasher('sha256').update(source).digest('hex'),
+    info: JSON.stringify(checked.manifest),
+  })
+}
+
+export function createPluginRegistry(options: {
+  db: Db
+  sandbox: SandboxHost<PluginRunTag>
+  builtinDir: string
+  sideloadDir: string
+}): PluginRegistry {
+  let current: Promise<void> = Promise.resolve()
+
+  async function registerAll(): Promise<void> {
+    const files = findPluginFiles(options.builtinDir, options.sideloadDir)
+    await Promise.all(files.map((file) => registerFile(options.db, options.sandbox, file)))
+  }
+
+  function refresh(): Promise<void> {
+    // One registration at a time; each waits for the previous one.
+    current = current.then(registerAll).catch((err: unknown) => {
+      log.error('plugin registration failed', { error: (err as Error)?.message ?? String(err) })
+    })
+    return current
+  }
+
+  return {
+    start() {
+      void refresh()
+    },
+    ready: () => current,
+    refresh,
+  }
+}
