@@ -15,6 +15,7 @@ import { categoriesRoutes } from './http/routes/categories.ts'
 import { tankoubonsRoutes } from './http/routes/tankoubons.ts'
 import { bookmarksRoutes } from './http/routes/bookmarks.ts'
 import { databaseRoutes } from './http/routes/database.ts'
+import { pluginsRoutes } from './http/routes/plugins.ts'
 
 export function createApp(deps: Deps) {
   // The route list is read on the first miss, after every route below is registered.
@@ -34,6 +35,7 @@ export function createApp(deps: Deps) {
     .use(tankoubonsRoutes(deps))
     .use(bookmarksRoutes(deps))
     .use(databaseRoutes(deps))
+    .use(pluginsRoutes(deps))
   routes = () => app.routes
   return app
 }

@@ -105,6 +105,16 @@ export const POLICY: Record<string, RoutePolicy> = {
   'PUT /api/settings': { op: 'update_settings', access: 'admin' },
   'PUT /api/settings/password': { op: 'set_password', access: 'session' },
 
+  // plugins
+  'GET /api/plugins/:type': { op: 'list_plugins', access: 'any' },
+  'GET /api/plugins/settings': { op: 'get_plugin_settings', access: 'any' },
+  'PUT /api/plugins/settings': { op: 'update_plugin_settings', access: 'admin' },
+  'GET /api/plugins/options': { op: 'get_plugin_options', access: 'admin' },
+  'PUT /api/plugins/options': { op: 'update_plugin_options', access: 'admin' },
+  'DELETE /api/plugins/options': { op: 'reset_plugin_options', access: 'admin' },
+  'PUT /api/plugins/priority': { op: 'set_plugin_priority', access: 'admin' },
+  'POST /api/plugins/use': { op: 'use_plugin', access: 'admin' },
+
   // categories, tankoubons, bookmarks
   'GET /api/categories': { op: 'get_category_list', access: 'any', guestScope: true },
   'GET /api/categories/bookmark_link': { op: 'get_bookmark_link', access: 'any', guestScope: true },

@@ -1,0 +1,64 @@
+// Plugins: listings by type, settings (arguments, Run Automatically), options (domain rules), the
+// priority order, and running a plugin now.
+import { Elysia } from 'elysia'
+import type { Deps } from '../../deps.ts'
+import { requestContext } from '../context.ts'
+import { ok } from '../envelope.ts'
+import {
+  getPluginOptions,
+  getPluginSettings,
+  listPlugins,
+  resetPluginOptions,
+  setPluginPriority,
+  setPluginSettings,
+  updatePluginOptions,
+} from '../../domain/plugins/settings.ts'
+import { runPluginNow } from '../../domain/plugins/run.ts'
+import { PluginModel, toWirePlugin } from '../models/plugins.ts'
+
+export const pluginsRoutes = (deps: Deps) =>
+  new Elysia({ name: 'routes.plugins' })
+    .use(requestContext(deps))
+    .get(
+      '/api/plugins/settings',
+      async ({ query }) => ok(await getPluginSettings(deps, query.namespace)),
+      { query: PluginModel.namespaceQuery },
+    )
+    .put(
+      '/api/plugins/settings',
+      async ({ query, body }) => ok(await setPluginSettings(deps, query.namespace, body)),
+      { query: PluginModel.namespaceQuery, body: PluginModel.settingsBody },
+    )
+    .get(
+      '/api/plugins/options',
+      async ({ query }) => ok({ options: await getPluginOptions(deps, query.namespace) }),
+      { query: PluginModel.namespaceQuery },
+    )
+    .put(
+      '/api/plugins/options',
+      async ({ query, body }) =>
+        ok({ options: await updatePluginOptions(deps, query.namespace, body) }),
+      { query: PluginModel.namespaceQuery, body: PluginModel.optionsBody },
+    )
+    .delete(
+      '/api/plugins/options',
+      async ({ query }) => ok({ options: await resetPluginOptions(deps, query.namespace) }),
+      { query: PluginModel.namespaceQuery },
+    )
+    .put(
+      '/api/plugins/priority',
+      async ({ body }) => {
+        await setPluginPriority(deps, body.type, body.namespaces)
+        return ok()
+      },
+      { body: PluginModel.priorityBody },
+    )
+    .post('/api/plugins/use', async ({ query }) => ok(await runPluginNow(deps, query)), {
+      query: PluginModel.useQuery,
+    })
+    // Last: the static paths above must not be read as a type.
+    .get(
+      '/api/plugins/:type',
+      async ({ params }) => (await listPlugins(deps, params.type)).map(toWirePlugin),
+      { params: PluginModel.typeParams },
+    )
