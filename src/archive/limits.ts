@@ -6,8 +6,6 @@ const GiB = 1024 * MiB
 export const MAX_ENTRIES = 20_000
 /** One page never needs more; also caps what a lying header can make us inflate. */
 export const MAX_ENTRY_BYTES = 256 * MiB
-/** What a plugin reads of a non-page entry (ComicInfo.xml is a few KiB). */
-export const MAX_METADATA_ENTRY_BYTES = 1 * MiB
 /** Sum of declared sizes of all entries of one archive. */
 export const MAX_TOTAL_BYTES = 8 * GiB
 /** Entries this big must not inflate past MAX_COMPRESSION_RATIO (images barely compress). */
