@@ -1,8 +1,14 @@
 // The built-in metadata plugins (plugins/metadata/) run through the real sandbox, with a ctx made
 // by hand; and every plugin file type-checks against plugins/sdk.d.ts.
 import { afterAll, describe, expect, it } from 'bun:test'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createArchiveReader } from '../../src/archive/reader.ts'
+import { readPluginEntry } from '../../src/domain/plugins/run.ts'
 import { createSandboxHost, type PluginCtx } from '../../src/plugins/host.ts'
+import type { PluginRunTag } from '../../src/plugins/manifest.ts'
+import * as fx from '../helpers/fixtures.ts'
 
 const root = join(import.meta.dir, '../..')
 /** Each run carries the archive entries its ctx.entry answers. */
@@ -133,6 +139,35 @@ describe('metadata/comicinfo', () => {
       entries: { 'ComicInfo.xml': '<Other><Title>x</Title></Other>' },
     })
     expect(other.error).toContain('no ComicInfo element')
+  })
+})
+
+describe('metadata/comicinfo on a real archive', () => {
+  it('reads ComicInfo.xml out of a cbz through the archive reader', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tankobun-comicinfo-'))
+    const reader = createArchiveReader({ tempDir: join(dir, 'tmp') })
+    const withReader = createSandboxHost<PluginRunTag>({
+      fetch: () => Promise.reject(new Error('unused')),
+      entry: readPluginEntry(reader),
+    })
+    try {
+      const archivePath = await fx.makeCbz(join(dir, 'a.cbz'), {
+        entries: [{ name: 'ComicInfo.xml', data: new TextEncoder().encode(COMIC_INFO) }],
+        compression: 'deflate',
+      })
+      const out = await withReader.run({
+        source: await source('comicinfo'),
+        entry: 'execMetadata',
+        ctx: { archive: archive('a.cbz'), args: {}, oneshot: null },
+        tag: { namespace: 'metadata/comicinfo', archivePath },
+      })
+      expect(out.result).toMatchObject({ title: 'Tom & Jerry – The "Chase"' })
+      expect((out.result as { tags: string }).tags).toContain('series:Tom & Jerry')
+    } finally {
+      await withReader.close()
+      await reader.close()
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })
 
