@@ -1,10 +1,11 @@
 // Finds plugin files (built-ins under plugins/<type>/, sideloaded ones under
 // <dataDir>/plugins/custom/<type>/), reads each one's pluginInfo() through the sandbox, checks it and
-// records it in the plugins table. A file with a bad manifest is skipped with a warning.
+// records it in the plugins table. A file with a bad manifest is skipped with a warning; the row of a
+// deleted file is dropped.
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Db } from '../db/client.ts'
-import { upsertPluginRegistration } from '../db/repos/plugins.repo.ts'
+import { deletePluginsOtherThan, upsertPluginRegistration } from '../db/repos/plugins.repo.ts'
 import { createLogger } from '../log.ts'
 import type { SandboxHost } from './host.ts'
 import { checkManifest, PLUGIN_TYPES, type PluginRunTag } from './manifest.ts'
@@ -111,6 +112,13 @@ export function createPluginRegistry(options: {
   async function registerAll(): Promise<void> {
     const files = findPluginFiles(options.builtinDir, options.sideloadDir)
     await Promise.all(files.map((file) => registerFile(options.db, options.sandbox, file)))
+    // Only a deleted file drops its row: one whose pluginInfo() fails now (or a sandbox that
+    // cannot start) keeps the row, and with it the user's settings.
+    const removed = deletePluginsOtherThan(
+      options.db,
+      files.map((file) => file.namespace),
+    )
+    if (removed.length > 0) log.info('plugins removed: their files are gone', { removed })
   }
 
   function refresh(): Promise<void> {

@@ -1,5 +1,5 @@
 // Queries of the plugins table: registration upserts, listings by priority, settings writes.
-import { asc, eq } from 'drizzle-orm'
+import { asc, eq, notInArray } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { plugins } from '../schema/plugins.ts'
 
@@ -34,4 +34,14 @@ export function updatePluginRow(
 ): void {
   if (Object.keys(patch).length === 0) return
   db.update(plugins).set(patch).where(eq(plugins.namespace, namespace)).run()
+}
+
+/** Rows of plugins whose file is gone; answers the namespaces removed. */
+export function deletePluginsOtherThan(db: Db, kept: string[]): string[] {
+  return db
+    .delete(plugins)
+    .where(notInArray(plugins.namespace, kept))
+    .returning({ namespace: plugins.namespace })
+    .all()
+    .map((r) => r.namespace)
 }
