@@ -45,6 +45,12 @@ describe('plugin registration', () => {
 
     const dir = customDir(app.contentDir)
     rmSync(join(dir, 'gone.ts'))
+    const run = await app.json('/api/plugins/use?plugin=custom/script/gone', {
+      method: 'POST',
+      cookie,
+    })
+    expect(run.status).toBe(400)
+    expect(run.body).toMatchObject({ operation: 'use_plugin', success: 0 })
     writeFileSync(join(dir, 'keep.ts'), plugin('Keep', "throw new Error('broken for now')"))
     await app.deps.plugins.refresh()
     expect((await listed(app, cookie, 'script')).map((p) => p.namespace)).toEqual([

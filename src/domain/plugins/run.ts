@@ -57,10 +57,15 @@ export async function runPluginNow(
       : {}),
     ...(plugin.type === 'download' && oneshot ? { url: oneshot } : {}),
   }
+  const source = await Bun.file(plugin.source)
+    .text()
+    .catch(() => {
+      throw fail.bad_request(`Plugin ${plugin.namespace} cannot be read: its file is gone.`)
+    })
   let result: unknown
   try {
     const out = await deps.sandbox.run({
-      source: await Bun.file(plugin.source).text(),
+      source,
       entry: ENTRY_OF[plugin.type],
       ctx,
       limits: {
