@@ -5,12 +5,23 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Db } from '../db/client.ts'
-import { deletePluginsOtherThan, upsertPluginRegistration } from '../db/repos/plugins.repo.ts'
+import {
+  deletePluginsOtherThan,
+  findPlugin,
+  upsertPluginRegistration,
+} from '../db/repos/plugins.repo.ts'
 import { createLogger } from '../log.ts'
 import type { SandboxHost } from './host.ts'
-import { checkManifest, PLUGIN_TYPES, type PluginRunTag } from './manifest.ts'
+import { checkManifest, PLUGIN_TYPES, type PluginManifest, type PluginRunTag } from './manifest.ts'
 
 const log = createLogger('plugins.registry')
+
+/**
+ * Checked manifests by the SHA-256 of their source. pluginInfo() runs in a fresh isolate with no
+ * input, so one source always answers the same manifest: every server of the process (tests start
+ * hundreds) reads the built-ins through the sandbox once, not once per start.
+ */
+const manifestBySource = new Map<string, PluginManifest>()
 
 /** A registration run reads one pluginInfo() per file; it never needs long. */
 const INFO_LIMITS = { wallMs: 10_000, memoryMb: 64 }
@@ -74,30 +85,39 @@ async function registerFile(
   } catch (err) {
     return skip(`unreadable: ${(err as Error).message}`)
   }
-  let info: unknown
-  try {
-    const out = await sandbox.run({
-      source,
-      entry: 'pluginInfo',
-      ctx: { args: {}, oneshot: null },
-      limits: INFO_LIMITS,
-      tag: { namespace: file.namespace, hosts: [] },
-    })
-    info = out.result
-  } catch (err) {
-    return skip(`pluginInfo() failed: ${(err as Error).message}`)
+  const sha256 = new Bun.CryptoHasher('sha256').update(source).digest('hex')
+  const stored = findPlugin(db, file.namespace)
+  // An unchanged file keeps its registration: no sandbox run at every start.
+  if (stored && stored.sha256 === sha256 && stored.source === file.path) return
+  let manifest = manifestBySource.get(sha256)
+  if (!manifest) {
+    let info: unknown
+    try {
+      const out = await sandbox.run({
+        source,
+        entry: 'pluginInfo',
+        ctx: { args: {}, oneshot: null },
+        limits: INFO_LIMITS,
+        tag: { namespace: file.namespace, hosts: [] },
+      })
+      info = out.result
+    } catch (err) {
+      return skip(`pluginInfo() failed: ${(err as Error).message}`)
+    }
+    const checked = checkManifest(info)
+    if (!checked.ok) return skip(checked.reason)
+    manifest = checked.manifest
+    manifestBySource.set(sha256, manifest)
   }
-  const checked = checkManifest(info)
-  if (!checked.ok) return skip(checked.reason)
-  if (checked.manifest.type !== file.type)
-    return skip(`declares type ${checked.manifest.type} but lies in the ${file.type} folder`)
+  if (manifest.type !== file.type)
+    return skip(`declares type ${manifest.type} but lies in the ${file.type} folder`)
   upsertPluginRegistration(db, {
     namespace: file.namespace,
     type: file.type,
     origin: file.origin,
     source: file.path,
-    sha256: new Bun.CryptoHasher('sha256').update(source).digest('hex'),
-    info: JSON.stringify(checked.manifest),
+    sha256,
+    info: JSON.stringify(manifest),
   })
 }
 
