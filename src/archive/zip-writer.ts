@@ -13,7 +13,7 @@ const DOS_DATE = (0 << 9) | (1 << 5) | 1
 const MAX_ZIP32 = 0xffff_ffff
 
 /** One zip holding `entries` in order, names as given (forward slashes for folders). */
-export function writeZip(entries: ZipInput[]): Uint8Array {
+export function writeZip(entries: ZipInput[]): Uint8Array<ArrayBuffer> {
   if (entries.length > 0xffff) throw new RangeError('too many zip entries')
   const locals: Uint8Array[] = []
   const centrals: Uint8Array[] = []

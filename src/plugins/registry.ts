@@ -72,6 +72,36 @@ export function findPluginFiles(builtinDir: string, sideloadDir: string): Plugin
   return files
 }
 
+/**
+ * A plugin source's checked manifest, read by running its pluginInfo() in the sandbox, or the
+ * reason it is refused (pluginInfo() failed, or answered a bad manifest).
+ */
+export async function readManifest(
+  sandbox: SandboxHost<PluginRunTag>,
+  source: string,
+  namespace: string,
+): Promise<{ ok: true; manifest: PluginManifest } | { ok: false; reason: string }> {
+  const sha256 = new Bun.CryptoHasher('sha256').update(source).digest('hex')
+  const known = manifestBySource.get(sha256)
+  if (known) return { ok: true, manifest: known }
+  let info: unknown
+  try {
+    const out = await sandbox.run({
+      source,
+      entry: 'pluginInfo',
+      ctx: { args: {}, oneshot: null },
+      limits: INFO_LIMITS,
+      tag: { namespace, hosts: [] },
+    })
+    info = out.result
+  } catch (err) {
+    return { ok: false, reason: `pluginInfo() failed: ${(err as Error).message}` }
+  }
+  const checked = checkManifest(info)
+  if (checked.ok) manifestBySource.set(sha256, checked.manifest)
+  return checked
+}
+
 async function registerFile(
   db: Db,
   sandbox: SandboxHost<PluginRunTag>,
@@ -89,26 +119,9 @@ async function registerFile(
   const stored = findPlugin(db, file.namespace)
   // An unchanged file keeps its registration: no sandbox run at every start.
   if (stored && stored.sha256 === sha256 && stored.source === file.path) return
-  let manifest = manifestBySource.get(sha256)
-  if (!manifest) {
-    let info: unknown
-    try {
-      const out = await sandbox.run({
-        source,
-        entry: 'pluginInfo',
-        ctx: { args: {}, oneshot: null },
-        limits: INFO_LIMITS,
-        tag: { namespace: file.namespace, hosts: [] },
-      })
-      info = out.result
-    } catch (err) {
-      return skip(`pluginInfo() failed: ${(err as Error).message}`)
-    }
-    const checked = checkManifest(info)
-    if (!checked.ok) return skip(checked.reason)
-    manifest = checked.manifest
-    manifestBySource.set(sha256, manifest)
-  }
+  const read = await readManifest(sandbox, source, file.namespace)
+  if (!read.ok) return skip(read.reason)
+  const { manifest } = read
   if (manifest.type !== file.type)
     return skip(`declares type ${manifest.type} but lies in the ${file.type} folder`)
   upsertPluginRegistration(db, {

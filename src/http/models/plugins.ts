@@ -1,6 +1,7 @@
 // Wire shapes of plugins: PluginInfo, the settings and options bodies, the priority list and the
 // query of a run.
 import { t } from 'elysia'
+import { MAX_EXPORT_NAMESPACES } from '../../domain/plugins/export.ts'
 import type { InstalledPlugin } from '../../domain/plugins/settings.ts'
 
 export const PluginModel = {
@@ -24,6 +25,9 @@ export const PluginModel = {
   priorityBody: t.Object({
     type: t.String(),
     namespaces: t.Array(t.String(), { maxItems: 10_000 }),
+  }),
+  exportBatchBody: t.Object({
+    namespaces: t.Array(t.String(), { maxItems: MAX_EXPORT_NAMESPACES }),
   }),
   useQuery: t.Object({
     plugin: t.Optional(t.String()),

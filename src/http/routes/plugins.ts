@@ -14,6 +14,14 @@ import {
   updatePluginOptions,
 } from '../../domain/plugins/settings.ts'
 import { runPluginNow } from '../../domain/plugins/run.ts'
+import { exportPlugin, exportPlugins, type PluginZip } from '../../domain/plugins/export.ts'
+import {
+  installUploadedPlugin,
+  pluginStemOf,
+  readPluginSource,
+} from '../../domain/plugins/upload.ts'
+import { attachmentDisposition } from '../archive-download.ts'
+import { readMultipart } from '../multipart.ts'
 import { PluginModel, toWirePlugin } from '../models/plugins.ts'
 
 export const pluginsRoutes = (deps: Deps) =>
@@ -53,6 +61,30 @@ export const pluginsRoutes = (deps: Deps) =>
       },
       { body: PluginModel.priorityBody },
     )
+    // A small multipart body read by the handler (policy `body: 'stream'`): the file part is held
+    // in memory up to its cap, checked in the sandbox, and only then written.
+    .post('/api/plugins/upload', async ({ request }) => {
+      const form = await readMultipart(request, deps.config, {
+        field: 'file',
+        // The name is checked first: a .js or .zip is refused before its bytes are read.
+        receive: async (filename, content) => {
+          pluginStemOf(filename)
+          return { filename, bytes: await readPluginSource(content) }
+        },
+        discard: async () => undefined,
+      })
+      return ok(await installUploadedPlugin(deps, form.file.filename, form.file.bytes))
+    })
+    .get(
+      '/api/plugins/export',
+      async ({ query }) => sendZip(await exportPlugin(deps, query.namespace)),
+      { query: PluginModel.namespaceQuery },
+    )
+    .post(
+      '/api/plugins/export-batch',
+      async ({ body }) => sendZip(await exportPlugins(deps, body.namespaces)),
+      { body: PluginModel.exportBatchBody },
+    )
     .post('/api/plugins/use', async ({ query }) => ok(await runPluginNow(deps, query)), {
       query: PluginModel.useQuery,
     })
@@ -62,3 +94,12 @@ export const pluginsRoutes = (deps: Deps) =>
       async ({ params }) => (await listPlugins(deps, params.type)).map(toWirePlugin),
       { params: PluginModel.typeParams },
     )
+
+function sendZip(zip: PluginZip): Response {
+  return new Response(zip.bytes, {
+    headers: {
+      'content-type': 'application/zip',
+      'content-disposition': attachmentDisposition(zip.filename),
+    },
+  })
+}

@@ -1,0 +1,97 @@
+// Installing an uploaded plugin file (POST /api/plugins/upload): its pluginInfo() is read in the
+// sandbox and checked before anything is written, then the file lands in the sideload folder under
+// its type and is registered. An existing namespace is never replaced.
+import { linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Deps } from '../../deps.ts'
+import { findPlugin } from '../../db/repos/plugins.repo.ts'
+import { fail } from '../../errors.ts'
+import { readManifest } from '../../plugins/registry.ts'
+
+/** A plugin is one source file; anything larger is not a plugin we want to run. */
+export const MAX_PLUGIN_SOURCE_BYTES = 1024 * 1024
+
+/** The stem becomes part of the namespace and of URL queries: the registry's plain names. */
+const STEM = /^[A-Za-z0-9_-]{1,100}$/
+
+/** The stem of an uploaded file name, or a 400 naming what is wrong with it. */
+export function pluginStemOf(filename: string): string {
+  const base = filename.split(/[\\/]/).pop() ?? ''
+  if (!base.endsWith('.ts') || base.endsWith('.d.ts'))
+    throw fail.bad_request(`A plugin upload must be one .ts file, not "${base}".`)
+  const stem = base.slice(0, -'.ts'.length)
+  if (!STEM.test(stem))
+    throw fail.bad_request(
+      `The plugin file name "${base}" must be letters, digits, - or _ before .ts.`,
+    )
+  return stem
+}
+
+/** Reads a file part into memory, refusing it (413) as soon as it passes the cap. */
+export async function readPluginSource(content: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of content) {
+    size += chunk.byteLength
+    if (size > MAX_PLUGIN_SOURCE_BYTES)
+      throw fail.payload_too_large(
+        `A plugin file must be at most ${MAX_PLUGIN_SOURCE_BYTES >> 20} MiB.`,
+      )
+    chunks.push(chunk)
+  }
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    out.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return out
+}
+
+/**
+ * Checks and installs one uploaded plugin as `custom/<type>/<stem>`, answering its namespace.
+ * 400 for a file that is not UTF-8 or whose pluginInfo() fails or answers a bad manifest; 409
+ * when the namespace is taken (registered, or a file already lies there).
+ */
+export async function installUploadedPlugin(
+  deps: Deps,
+  filename: string,
+  bytes: Uint8Array,
+): Promise<{ namespace: string }> {
+  const stem = pluginStemOf(filename)
+  let source: string
+  try {
+    source = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw fail.bad_request(`The plugin file "${filename}" is not UTF-8 text.`)
+  }
+  const read = await readManifest(deps.sandbox, source, `upload/${stem}`)
+  if (!read.ok) throw fail.bad_request(`Not a valid plugin: ${read.reason}`)
+  const { type } = read.manifest
+  const namespace = `custom/${type}/${stem}`
+  await deps.plugins.ready()
+  const taken = () => fail.conflict(`A plugin with namespace ${namespace} is already installed.`)
+  if (findPlugin(deps.db, namespace)) throw taken()
+
+  const folder = join(deps.config.pluginsDir, 'custom', type)
+  mkdirSync(folder, { recursive: true })
+  // The registry reads only `*.ts`: the temp name is never picked up half-written.
+  const temp = join(folder, `.upload-${crypto.randomUUID()}.tmp`)
+  writeFileSync(temp, bytes)
+  try {
+    // A hard link fails when the name exists: two uploads racing for one name cannot both land.
+    linkSync(temp, join(folder, `${stem}.ts`))
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw taken()
+    throw err
+  } finally {
+    unlinkSync(temp)
+  }
+  await deps.plugins.refresh()
+  if (!findPlugin(deps.db, namespace)) {
+    // Not expected (the manifest was checked above); leave nothing behind that was not installed.
+    unlinkSync(join(folder, `${stem}.ts`))
+    throw fail.internal(`Plugin ${namespace} could not be registered.`)
+  }
+  return { namespace }
+}

@@ -1,0 +1,228 @@
+// Plugin upload (sideloading through the API) and export as zip, through the real server and the
+// real sandbox.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import yauzl from 'yauzl'
+import { createApiToken } from '../../src/domain/auth/tokens.ts'
+import { startTestServer, type TestServer } from '../helpers/server.ts'
+
+const info = (fields: Record<string, unknown>) =>
+  `export function pluginInfo() { return ${JSON.stringify({
+    author: 'test',
+    description: 'an uploaded plugin',
+    version: '1.0',
+    ...fields,
+  })} }\n`
+
+const HELLO =
+  info({ name: 'Hello', type: 'script' }) +
+  `export function runScript(ctx) { return { data: 'hello ' + (ctx.oneshot ?? 'world') } }\n`
+
+let app: TestServer
+let cookie: string
+let guest: string
+
+beforeAll(async () => {
+  app = await startTestServer()
+  cookie = await app.login()
+  guest = createApiToken(app.deps, { name: 'g', role: 'guest' }).secret
+})
+
+afterAll(async () => {
+  await app[Symbol.asyncDispose]()
+})
+
+const customDir = () => join(app.root, 'data', 'plugins', 'custom')
+
+/** Every file under the sideload folder (temp files included), relative to it. */
+function storedFiles(): string[] {
+  if (!existsSync(customDir())) return []
+  return readdirSync(customDir(), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(customDir().length + 1))
+    .sort()
+}
+
+function upload(filename: string, source: string, auth: { cookie?: string; token?: string }) {
+  const form = new FormData()
+  form.append('file', new File([source], filename))
+  return app.json('/api/plugins/upload', { method: 'POST', body: form, ...auth })
+}
+
+/** The entries of a zip: name -> text. */
+async function unzip(bytes: Uint8Array): Promise<Map<string, string>> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true }, (err, z) =>
+      err ? reject(err) : resolve(z!),
+    ),
+  )
+  const out = new Map<string, string>()
+  await new Promise<void>((resolve, reject) => {
+    zip.on('error', reject)
+    zip.on('end', () => resolve())
+    zip.on('entry', (entry: yauzl.Entry) =>
+      zip.openReadStream(entry, async (err, stream) => {
+        if (err) return reject(err)
+        const chunks: Buffer[] = []
+        for await (const chunk of stream!) chunks.push(chunk as Buffer)
+        out.set(entry.fileName, Buffer.concat(chunks).toString('utf8'))
+        zip.readEntry()
+      }),
+    )
+    zip.readEntry()
+  })
+  return out
+}
+
+describe('POST /api/plugins/upload', () => {
+  it('installs a plugin as custom/<type>/<stem>: listed as sideloaded and runnable', async () => {
+    const { status, body } = await upload('hello.ts', HELLO, { cookie })
+    expect(status).toBe(200)
+    expect(body).toEqual({
+      operation: 'upload_plugin',
+      success: 1,
+      namespace: 'custom/script/hello',
+    })
+    expect(storedFiles()).toContain(join('script', 'hello.ts'))
+
+    const list = await app.json('/api/plugins/script', { cookie })
+    const hello = (list.body as any[]).find((p) => p.namespace === 'custom/script/hello')
+    expect(hello).toMatchObject({ name: 'Hello', type: 'script', origin: 'sideloaded' })
+
+    const run = await app.json('/api/plugins/use?plugin=custom/script/hello&arg=you', {
+      method: 'POST',
+      cookie,
+    })
+    expect(run.status).toBe(200)
+    expect(run.body).toMatchObject({ success: 1, type: 'script', data: { data: 'hello you' } })
+  })
+
+  it('answers 409 Env when the namespace is taken, and keeps the installed file', async () => {
+    await upload('taken.ts', HELLO, { cookie })
+    const before = await Bun.file(join(customDir(), 'script', 'taken.ts')).text()
+    const again = HELLO.replace("'hello '", "'changed '")
+    const { status, body } = await upload('taken.ts', again, { cookie })
+    expect(status).toBe(409)
+    expect(body).toMatchObject({ operation: 'upload_plugin', success: 0 })
+    expect(body.error).toContain('custom/script/taken')
+    expect(await Bun.file(join(customDir(), 'script', 'taken.ts')).text()).toBe(before)
+  })
+
+  it('answers 400 Env for a file that is not .ts, and stores nothing', async () => {
+    const before = storedFiles()
+    for (const name of ['plugin.js', 'types.d.ts', 'bad name.ts']) {
+      const { status, body } = await upload(name, HELLO, { cookie })
+      expect(status).toBe(400)
+      expect(body).toMatchObject({ operation: 'upload_plugin', success: 0 })
+      expect(body.error).toContain(name)
+    }
+    expect(storedFiles()).toEqual(before)
+  })
+
+  it('answers 400 Env naming what is wrong with the manifest, and stores nothing', async () => {
+    const before = storedFiles()
+    const noVersion = `export function pluginInfo() { return { name: 'No version', type: 'metadata' } }`
+    const bad = await upload('noversion.ts', noVersion, { cookie })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error).toContain('version')
+
+    const badType = await upload('badtype.ts', info({ name: 'X', type: 'nope' }), { cookie })
+    expect(badType.status).toBe(400)
+    expect(badType.body.error).toContain('type')
+
+    const throws = await upload(
+      'throws.ts',
+      'export function pluginInfo() { throw new Error("boom") }',
+      {
+        cookie,
+      },
+    )
+    expect(throws.status).toBe(400)
+    expect(throws.body.error).toContain('boom')
+    expect(storedFiles()).toEqual(before)
+  })
+
+  it('answers 400 without a file part and 413 past the size cap', async () => {
+    const empty = await app.json('/api/plugins/upload', {
+      method: 'POST',
+      body: new FormData(),
+      cookie,
+    })
+    expect(empty.status).toBe(400)
+    const huge = await upload('huge.ts', `// ${'x'.repeat(1024 * 1024)}\n${HELLO}`, { cookie })
+    expect(huge.status).toBe(413)
+    expect(huge.body).toMatchObject({ operation: 'upload_plugin', success: 0 })
+    expect(storedFiles()).not.toContain(join('script', 'huge.ts'))
+  })
+
+  it('is refused without credentials (401) and to a guest token (403)', async () => {
+    const anonymous = await upload('anon.ts', HELLO, {})
+    expect(anonymous.status).toBe(401)
+    const asGuest = await upload('guest.ts', HELLO, { token: guest })
+    expect(asGuest.status).toBe(403)
+    expect(storedFiles()).not.toContain(join('script', 'anon.ts'))
+    expect(storedFiles()).not.toContain(join('script', 'guest.ts'))
+  })
+})
+
+describe('GET /api/plugins/export', () => {
+  it('answers a zip named after the last namespace component, holding its source', async () => {
+    await upload('exported.ts', HELLO, { cookie })
+    const res = await app.req('/api/plugins/export?namespace=custom/script/exported', {
+      token: guest,
+    })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('application/zip')
+    expect(res.headers.get('content-disposition')).toContain('filename="exported.zip"')
+    const entries = await unzip(new Uint8Array(await res.arrayBuffer()))
+    expect([...entries.keys()]).toEqual(['exported.ts'])
+    expect(entries.get('exported.ts')).toBe(HELLO)
+  })
+
+  it('exports a built-in plugin and answers 400 Env for an unknown namespace', async () => {
+    const res = await app.req('/api/plugins/export?namespace=metadata/comicinfo', { cookie })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-disposition')).toContain('filename="comicinfo.zip"')
+    const entries = await unzip(new Uint8Array(await res.arrayBuffer()))
+    expect(entries.get('comicinfo.ts')).toBe(
+      await Bun.file(
+        join(import.meta.dir, '..', '..', 'plugins', 'metadata', 'comicinfo.ts'),
+      ).text(),
+    )
+    const unknown = await app.json('/api/plugins/export?namespace=custom/script/nope', { cookie })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body).toMatchObject({ operation: 'export_plugin', success: 0 })
+  })
+})
+
+describe('POST /api/plugins/export-batch', () => {
+  it('packs each plugin under its full namespace path', async () => {
+    await upload('batched.ts', HELLO, { cookie })
+    const res = await app.req('/api/plugins/export-batch', {
+      method: 'POST',
+      json: {
+        namespaces: ['custom/script/batched', 'metadata/comicinfo', 'custom/script/batched'],
+      },
+      cookie,
+    })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-disposition')).toContain('filename="plugins.zip"')
+    const entries = await unzip(new Uint8Array(await res.arrayBuffer()))
+    expect([...entries.keys()]).toEqual(['custom/script/batched.ts', 'metadata/comicinfo.ts'])
+    expect(entries.get('custom/script/batched.ts')).toBe(HELLO)
+  })
+
+  it('answers 400 Env for an unknown namespace or an empty list, 403 to a guest', async () => {
+    const post = (json: unknown, auth: { cookie?: string; token?: string } = { cookie }) =>
+      app.json('/api/plugins/export-batch', { method: 'POST', json, ...auth })
+    const unknown = await post({ namespaces: ['metadata/comicinfo', 'custom/script/nope'] })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body).toMatchObject({ operation: 'export_plugins', success: 0 })
+    expect(unknown.body.error).toContain('custom/script/nope')
+    expect((await post({ namespaces: [] })).status).toBe(400)
+    expect((await post({})).status).toBe(400)
+    expect((await post({ namespaces: ['metadata/comicinfo'] }, { token: guest })).status).toBe(403)
+    expect((await post({ namespaces: ['metadata/comicinfo'] }, {})).status).toBe(401)
+  })
+})
