@@ -13,6 +13,7 @@ import { loadSigningKey } from './domain/auth/signing-key.ts'
 import { createSearchIndex } from './search/index.ts'
 import { createIndexSource } from './domain/search/index-source.ts'
 import { syncIndexWithEvents } from './domain/search/index-sync.ts'
+import { runPluginsOnNewArchives } from './domain/plugins/auto-run.ts'
 import { createEventBus } from './events.ts'
 import { createArchiveReader } from './archive/reader.ts'
 import { createThumbnailer } from './images/thumbnailer.ts'
@@ -30,6 +31,7 @@ import { createStopList } from './stop-list.ts'
 import { createOutboundFetch } from './net/fetch.ts'
 import { createSandboxHost } from './plugins/host.ts'
 import type { PluginRunTag } from './plugins/manifest.ts'
+import { withLoginSession } from './plugins/login-session.ts'
 import { createPluginRegistry } from './plugins/registry.ts'
 import { BUILTIN_PLUGINS_DIR } from './assets.ts'
 import { readPluginEntry } from './domain/plugins/run.ts'
@@ -85,10 +87,13 @@ export async function startServer(
       maxResponseBytes: OUTBOUND_MAX_RESPONSE_BYTES,
       timeoutMs: OUTBOUND_TIMEOUT_MS,
     })
-    // A plugin's fetch reaches only the hosts its manifest lists (the run's tag carries them).
+    // A plugin's fetch reaches only the hosts its manifest lists (the run's tag carries them), with
+    // the session of its login plugin attached.
     const sandbox = createSandboxHost<PluginRunTag>({
       fetch: (url, init, run) =>
-        outbound.fetchOutbound(url, init, { allowedHosts: run.tag?.hosts ?? [] }),
+        outbound.fetchOutbound(url, withLoginSession(url, init, run.tag?.login), {
+          allowedHosts: run.tag?.hosts ?? [],
+        }),
       entry: readPluginEntry(reader),
     })
     const plugins = createPluginRegistry({
@@ -125,6 +130,7 @@ export async function startServer(
       startedAt: Date.now(),
     }
     registerJobKinds(deps)
+    runPluginsOnNewArchives(deps)
     jobs.recover()
     const removed = await removeInterruptedWrites(config)
     if (removed > 0) log.warn('removed files left by interrupted uploads', { count: removed })

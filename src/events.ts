@@ -5,8 +5,11 @@ import type { ArchiveRow } from './db/repos/archives.repo.ts'
 import { createLogger, type Logger } from './log.ts'
 
 export type DomainEvent =
-  /** An archive row was inserted or changed (a hidden row shown again included). */
-  | { type: 'archive.saved'; row: ArchiveRow }
+  /**
+   * An archive row was inserted or changed (a hidden row shown again included). `created`: the
+   * row was just inserted (a newly catalogued archive), not an existing one changed or shown again.
+   */
+  | { type: 'archive.saved'; row: ArchiveRow; created?: true }
   /** The row stays, out of listings and search: its file is gone, moved away or unreadable. */
   | { type: 'archive.hidden'; id: string }
   | { type: 'archive.removed'; id: string }

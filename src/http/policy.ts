@@ -114,6 +114,7 @@ export const POLICY: Record<string, RoutePolicy> = {
   'DELETE /api/plugins/options': { op: 'reset_plugin_options', access: 'admin' },
   'PUT /api/plugins/priority': { op: 'set_plugin_priority', access: 'admin' },
   'POST /api/plugins/use': { op: 'use_plugin', access: 'admin' },
+  'POST /api/plugins/queue': { op: 'queue_plugin_exec', access: 'admin' },
   'POST /api/plugins/upload': { op: 'upload_plugin', access: 'admin', body: 'stream' },
   'GET /api/plugins/export': { op: 'export_plugin', access: 'any' },
   'POST /api/plugins/export-batch': { op: 'export_plugins', access: 'admin' },

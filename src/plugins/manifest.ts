@@ -52,11 +52,23 @@ const ManifestSchema = Type.Object(
 export type PluginManifest = Static<typeof ManifestSchema>
 export type PluginParameter = Static<typeof ParameterSchema>
 
+/** What a login plugin answered, attached to the fetches of the plugins naming it in `login_from`. */
+export type LoginSession = {
+  cookies: { name: string; value: string; domain?: string }[]
+  headers: Record<string, string>
+}
+
 /**
- * The tag of a sandbox run: which plugin runs, the hosts its fetch may reach, and the archive file
- * its `ctx.entry(name)` reads (absent: no archive, every entry is null).
+ * The tag of a sandbox run: which plugin runs, the hosts its fetch may reach, the archive file
+ * its `ctx.entry(name)` reads (absent: no archive, every entry is null), and the session of its
+ * login plugin.
  */
-export type PluginRunTag = { namespace: string; hosts?: string[]; archivePath?: string }
+export type PluginRunTag = {
+  namespace: string
+  hosts?: string[]
+  archivePath?: string
+  login?: LoginSession
+}
 
 /** The manifest, or the reason it is refused (the registry logs it and skips the file). */
 export function checkManifest(

@@ -46,6 +46,7 @@ describe('job kinds', () => {
   it('are registered under the spec job names', () => {
     expect(Object.keys(JOB_KINDS).sort()).toEqual([
       'extract',
+      'plugin_exec',
       'rebuild_index',
       'regen_thumbs',
       'rescan',

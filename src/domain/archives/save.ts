@@ -17,7 +17,7 @@ export type ArchivePatch = Partial<Omit<NewArchiveRow, 'id'>>
 
 export function insertArchiveRow(w: Write, values: NewArchiveRow, pages: string[]): ArchiveRow {
   const row = insertArchive(w.db, values, pages)
-  w.events.push({ type: 'archive.saved', row })
+  w.events.push({ type: 'archive.saved', row, created: true })
   return row
 }
 

@@ -8,7 +8,9 @@ import { PluginRunError, type PluginCtx } from '../../plugins/host.ts'
 import { ENTRY_OF, type PluginRunTag, type PluginType } from '../../plugins/manifest.ts'
 import { requireArchive } from '../archives/lookup.ts'
 import { toAbsolutePath } from '../archives/files.ts'
-import { pluginArgs, requirePlugin } from './settings.ts'
+import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { loginSession } from './login.ts'
+import { pluginArgs, requirePlugin, type InstalledPlugin } from './settings.ts'
 
 export type PluginRunAnswer = { type: PluginType; data: Record<string, unknown> }
 
@@ -39,7 +41,25 @@ export async function runPluginNow(
   const plugin = await requirePlugin(deps, query.plugin)
   const archive =
     query.id || plugin.type === 'metadata' ? requireArchive(deps, query.id) : undefined
-  const oneshot = query.arg ?? null
+  return runPlugin(deps, plugin, archive, query.arg ?? null)
+}
+
+/**
+ * One run of an installed plugin (the run now, the `plugin_exec` job): `archive` is required by a
+ * metadata plugin. A plugin naming `login_from` fetches with that login plugin's session. A failing
+ * plugin is a 400 with its message.
+ */
+export async function runPlugin(
+  deps: Deps,
+  plugin: InstalledPlugin,
+  archive: ArchiveRow | undefined,
+  oneshot: string | null,
+): Promise<PluginRunAnswer> {
+  // A login plugin's own login_from is not followed: two could name each other.
+  const login =
+    plugin.info.login_from && plugin.type !== 'login'
+      ? await loginSession(deps, plugin.info.login_from)
+      : undefined
   const ctx: PluginCtx = {
     args: await pluginArgs(deps, plugin),
     oneshot,
@@ -76,6 +96,7 @@ export async function runPluginNow(
         namespace: plugin.namespace,
         hosts: plugin.info.hosts ?? [],
         ...(archive ? { archivePath: toAbsolutePath(deps.config.contentDir, archive.path) } : {}),
+        ...(login ? { login } : {}),
       },
     })
     result = out.result

@@ -34,6 +34,12 @@ export const PluginModel = {
     id: t.Optional(t.String()),
     arg: t.Optional(t.String()),
   }),
+  queueQuery: t.Object({
+    plugin: t.Optional(t.String()),
+    id: t.Optional(t.String()),
+    arg: t.Optional(t.String()),
+    priority: t.Optional(t.String()),
+  }),
 }
 
 /** PluginInfo; `registry` stays null until registry-managed plugins exist. */

@@ -1,5 +1,5 @@
 // Plugins: listings by type, settings (arguments, Run Automatically), options (domain rules), the
-// priority order, and running a plugin now.
+// priority order, and running a plugin now or as a job.
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
@@ -14,6 +14,7 @@ import {
   updatePluginOptions,
 } from '../../domain/plugins/settings.ts'
 import { runPluginNow } from '../../domain/plugins/run.ts'
+import { queuePluginRun } from '../../domain/plugins/exec.ts'
 import { exportPlugin, exportPlugins, type PluginZip } from '../../domain/plugins/export.ts'
 import {
   installUploadedPlugin,
@@ -87,6 +88,9 @@ export const pluginsRoutes = (deps: Deps) =>
     )
     .post('/api/plugins/use', async ({ query }) => ok(await runPluginNow(deps, query)), {
       query: PluginModel.useQuery,
+    })
+    .post('/api/plugins/queue', async ({ query }) => ok(await queuePluginRun(deps, query)), {
+      query: PluginModel.queueQuery,
     })
     // Last: the static paths above must not be read as a type.
     .get(

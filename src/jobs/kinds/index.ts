@@ -5,6 +5,7 @@ import { rescanJob } from './rescan.ts'
 import { thumbnailsJob, regenThumbsJob } from './thumbnails.ts'
 import { extractJob } from './extract.ts'
 import { rebuildIndexJob } from './rebuild-index.ts'
+import { pluginExecJob } from './plugin-exec.ts'
 
 /** Each kind is made from the server's deps when registered. */
 export const JOB_KINDS = {
@@ -13,6 +14,7 @@ export const JOB_KINDS = {
   regen_thumbs: regenThumbsJob,
   extract: extractJob,
   rebuild_index: rebuildIndexJob,
+  plugin_exec: pluginExecJob,
 }
 
 export type JobName = keyof typeof JOB_KINDS

@@ -1,0 +1,252 @@
+// Plugins as background jobs through the real server and sandbox: POST /api/plugins/queue applies a
+// metadata result, Run Automatically on newly catalogued archives, and login plugins' sessions on
+// the fetches of the plugins that name them.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createApiToken } from '../../src/domain/auth/tokens.ts'
+import { findArchive } from '../../src/db/repos/archives.repo.ts'
+import { makeCbz } from '../helpers/fixtures.ts'
+import { rescan } from '../helpers/rescan.ts'
+import { seedArchive } from '../helpers/seed.ts'
+import { startTestServer, type TestServer } from '../helpers/server.ts'
+
+const info = (fields: Record<string, unknown>) =>
+  `export function pluginInfo() { return ${JSON.stringify({
+    author: 'test',
+    description: 'a test plugin',
+    version: '1.0',
+    ...fields,
+  })} }\n`
+
+const PLUGINS: Record<string, string> = {
+  'metadata/merger.ts':
+    info({ name: 'Merger', type: 'metadata' }) +
+    `export function execMetadata(ctx) {
+      return { tags: 'EXISTING, artist:merged, artist:merged, plain', summary: ctx.oneshot ?? undefined }
+    }`,
+  'metadata/broken.ts':
+    info({ name: 'Broken', type: 'metadata' }) +
+    `export function execMetadata() { throw new Error('site is down') }`,
+  'metadata/auto.ts':
+    info({ name: 'Auto', type: 'metadata' }) +
+    `export function execMetadata(ctx) { return { tags: 'auto:tagged', title: 'Auto ' + ctx.archive.title } }`,
+  'login/session.ts':
+    info({ name: 'Session', type: 'login', hosts: ['127.0.0.1'] }) +
+    `export async function execLogin(ctx) {
+      const res = await fetch(ctx.oneshot ?? 'http://127.0.0.1:${'${PORT}'}/login')
+      const { sid } = await res.json()
+      return {
+        cookies: [{ name: 'sid', value: sid, domain: '127.0.0.1' }, { name: 'elsewhere', value: 'no', domain: 'example.com' }],
+        headers: { 'X-Token': 'abc' },
+      }
+    }`,
+  'metadata/member.ts':
+    info({
+      name: 'Member',
+      type: 'metadata',
+      hosts: ['127.0.0.1'],
+      login_from: 'custom/login/session',
+    }) +
+    `export async function execMetadata(ctx) {
+      const res = await fetch(ctx.oneshot)
+      if (!res.ok) return { error: 'members only: ' + res.status }
+      return { tags: (await res.json()).tags.join(', ') }
+    }`,
+}
+
+let app: TestServer
+let cookie: string
+let site: ReturnType<typeof Bun.serve>
+let logins = 0
+const seen: { cookie: string | null; token: string | null }[] = []
+
+beforeAll(async () => {
+  // A site that hands out a session at /login and answers /gallery only with it.
+  site = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch(req) {
+      const url = new URL(req.url)
+      if (url.pathname === '/login') {
+        logins++
+        return Response.json({ sid: 's3cret' })
+      }
+      const sent = { cookie: req.headers.get('cookie'), token: req.headers.get('x-token') }
+      seen.push(sent)
+      if (sent.cookie !== 'sid=s3cret' || sent.token !== 'abc')
+        return new Response('no', { status: 403 })
+      return Response.json({ tags: ['members:yes'] })
+    },
+  })
+  app = await startTestServer({
+    config: { fetchAllowPrivate: ['127.0.0.1'] },
+    beforeStart(contentDir) {
+      const custom = join(contentDir, '..', 'data', 'plugins', 'custom')
+      for (const [path, source] of Object.entries(PLUGINS)) {
+        mkdirSync(join(custom, path, '..'), { recursive: true })
+        writeFileSync(join(custom, path), source.replace('${PORT}', String(site.port)))
+      }
+    },
+  })
+  cookie = await app.login()
+})
+
+afterAll(async () => {
+  await app[Symbol.asyncDispose]()
+  site.stop(true)
+})
+
+async function queue(query: string) {
+  return app.json(`/api/plugins/queue?${query}`, { method: 'POST', cookie })
+}
+
+async function search(filter: string): Promise<string[]> {
+  const { body } = await app.json(`/api/search?filter=${encodeURIComponent(filter)}`, { cookie })
+  return (body.data as { arcid: string }[]).map((hit) => hit.arcid)
+}
+
+const pluginJobs = () =>
+  app.deps.jobs
+    .list()
+    .filter((job) => job.name === 'plugin_exec')
+    .sort((a, b) => a.id - b.id)
+
+describe('POST /api/plugins/queue', () => {
+  it('queues a metadata run that merges tags without duplicates, visible to search', async () => {
+    const row = seedArchive(app.deps, { tags: 'existing, artist:old', summary: 'old summary' })
+    const { status, body } = await queue(
+      `plugin=custom/metadata/merger&id=${row.id}&arg=${encodeURIComponent('new summary')}`,
+    )
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ operation: 'queue_plugin_exec', success: 1 })
+    expect(typeof body.job).toBe('number')
+    const job = await app.deps.jobs.waitFor(body.job)
+    expect(job.state).toBe('finished')
+    expect(JSON.parse(job.result!)).toMatchObject({
+      plugin: 'custom/metadata/merger',
+      id: row.id,
+      applied: { tags_added: ['artist:merged', 'plain'], summary: 'new summary' },
+    })
+    const stored = findArchive(app.deps.db, row.id)!
+    expect(stored.tags).toBe('existing, artist:old, artist:merged, plain')
+    expect(stored.summary).toBe('new summary')
+    expect(stored.title).toBe(row.title)
+    expect(await search('artist:merged')).toEqual([row.id])
+
+    // Run again: nothing new to add, nothing written twice.
+    const again = await queue(`plugin=custom/metadata/merger&id=${row.id}`)
+    const second = await app.deps.jobs.waitFor(again.body.job)
+    expect(JSON.parse(second.result!).applied).toEqual({ tags_added: [] })
+    expect(findArchive(app.deps.db, row.id)!.tags).toBe(stored.tags)
+  })
+
+  it('fails the job with the plugin message when the plugin throws', async () => {
+    const row = seedArchive(app.deps, { tags: 'kept' })
+    const { body } = await queue(`plugin=custom/metadata/broken&id=${row.id}`)
+    const job = await app.deps.jobs.waitFor(body.job)
+    expect(job.state).toBe('failed')
+    expect(job.error).toContain('site is down')
+    expect(findArchive(app.deps.db, row.id)!.tags).toBe('kept')
+  })
+
+  it('checks the request before queuing: plugin, archive, priority, admin only', async () => {
+    const row = seedArchive(app.deps)
+    const unknown = await queue(`plugin=custom/metadata/nope&id=${row.id}`)
+    expect(unknown.status).toBe(400)
+    expect(unknown.body).toMatchObject({ operation: 'queue_plugin_exec', success: 0 })
+    expect((await queue('plugin=custom/metadata/merger')).status).toBe(400)
+    expect((await queue(`plugin=custom/metadata/merger&id=${row.id}&priority=high`)).status).toBe(
+      400,
+    )
+    const guest = createApiToken(app.deps, { name: 'g', role: 'guest' }).secret
+    const refused = await app.json(
+      `/api/plugins/queue?plugin=custom/metadata/merger&id=${row.id}`,
+      {
+        method: 'POST',
+        token: guest,
+      },
+    )
+    expect(refused.status).toBe(403)
+  })
+
+  it('stores the priority on the job (higher runs first)', async () => {
+    const row = seedArchive(app.deps)
+    const { body } = await queue(`plugin=custom/metadata/merger&id=${row.id}&priority=7`)
+    expect(app.deps.jobs.get(body.job)!.priority).toBe(7)
+    await app.deps.jobs.waitFor(body.job)
+  })
+})
+
+describe('Run Automatically', () => {
+  it('runs enabled metadata plugins on a new archive, and nothing when none is enabled', async () => {
+    const before = pluginJobs().length
+    await makeCbz(join(app.contentDir, 'plain one.cbz'))
+    const first = await rescan(app, cookie)
+    expect(first.added).toBe(1)
+    expect(pluginJobs().length).toBe(before)
+
+    const enable = await app.json('/api/plugins/settings?namespace=custom/metadata/auto', {
+      method: 'PUT',
+      cookie,
+      json: { enabled: true },
+    })
+    expect(enable.status).toBe(200)
+    try {
+      await makeCbz(join(app.contentDir, 'fresh one.cbz'))
+      expect((await rescan(app, cookie)).added).toBe(1)
+      const jobs = pluginJobs().slice(before)
+      expect(jobs.length).toBe(1)
+      const job = await app.deps.jobs.waitFor(jobs[0]!.id)
+      expect(job.state).toBe('finished')
+      const result = JSON.parse(job.result!)
+      expect(result.applied).toEqual([
+        { plugin: 'custom/metadata/auto', tags_added: ['auto:tagged'], title: 'Auto fresh one' },
+      ])
+      expect(findArchive(app.deps.db, result.id)!.title).toBe('Auto fresh one')
+      expect(await search('auto:tagged')).toEqual([result.id])
+
+      // An edit of an existing archive is not a new archive.
+      const edit = await app.json(`/api/archives/${result.id}/metadata`, {
+        method: 'PUT',
+        cookie,
+        json: { title: 'Edited' },
+      })
+      expect(edit.status).toBe(200)
+      expect(pluginJobs().length).toBe(before + 1)
+    } finally {
+      await app.json('/api/plugins/settings?namespace=custom/metadata/auto', {
+        method: 'PUT',
+        cookie,
+        json: { enabled: false },
+      })
+    }
+  })
+})
+
+describe('login_from', () => {
+  it('attaches the login plugin cookies and headers to the fetches, logging in once', async () => {
+    const row = seedArchive(app.deps)
+    const gallery = encodeURIComponent(`http://127.0.0.1:${site.port}/gallery`)
+    for (let i = 0; i < 2; i++) {
+      const { body } = await queue(`plugin=custom/metadata/member&id=${row.id}&arg=${gallery}`)
+      const job = await app.deps.jobs.waitFor(body.job)
+      expect(job.error ?? null).toBeNull()
+      expect(job.state).toBe('finished')
+    }
+    expect(findArchive(app.deps.db, row.id)!.tags).toContain('members:yes')
+    // Only the cookie of the site's domain, and the login plugin ran once for both runs.
+    expect(seen.at(-1)).toEqual({ cookie: 'sid=s3cret', token: 'abc' })
+    expect(logins).toBe(1)
+    // The run now uses the same session.
+    const now = await app.json(
+      `/api/plugins/use?plugin=custom/metadata/member&id=${row.id}&arg=${gallery}`,
+      {
+        method: 'POST',
+        cookie,
+      },
+    )
+    expect(now.body).toMatchObject({ success: 1, data: { new_tags: 'members:yes' } })
+    expect(logins).toBe(1)
+  })
+})
