@@ -1,5 +1,5 @@
 // Queries of the plugins table: registration upserts, listings by priority, settings writes.
-import { asc, eq, notInArray } from 'drizzle-orm'
+import { and, asc, eq, notInArray } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { plugins } from '../schema/plugins.ts'
 
@@ -25,6 +25,20 @@ export function listPluginRows(db: Db, type?: string): PluginRow[] {
   const query = db.select().from(plugins)
   const filtered = type === undefined ? query : query.where(eq(plugins.type, type))
   return filtered.orderBy(asc(plugins.priority), asc(plugins.namespace)).all()
+}
+
+/**
+ * Namespaces of the enabled (Run Automatically) plugins of a type, by priority then namespace:
+ * asked at every new archive, so it reads two columns, never the manifests.
+ */
+export function listEnabledPluginNamespaces(db: Db, type: string): string[] {
+  return db
+    .select({ namespace: plugins.namespace })
+    .from(plugins)
+    .where(and(eq(plugins.type, type), eq(plugins.enabled, true)))
+    .orderBy(asc(plugins.priority), asc(plugins.namespace))
+    .all()
+    .map((row) => row.namespace)
 }
 
 export function updatePluginRow(

@@ -3,7 +3,7 @@
 // result is applied to the archive: its tags merged in, its title and summary when it gave them.
 import type { Deps } from '../../deps.ts'
 import { findArchive } from '../../db/repos/archives.repo.ts'
-import { listPluginRows } from '../../db/repos/plugins.repo.ts'
+import { listEnabledPluginNamespaces } from '../../db/repos/plugins.repo.ts'
 import { AppError, fail } from '../../errors.ts'
 import { joinTags, splitTags } from '../../model/tags.ts'
 import { requireArchive } from '../archives/lookup.ts'
@@ -77,9 +77,7 @@ async function execOne(deps: Deps, args: { plugin: string; id?: string; arg?: st
 
 /** Metadata plugins with Run Automatically on, by priority. */
 export function enabledMetadataPlugins(deps: Pick<Deps, 'db'>): string[] {
-  return listPluginRows(deps.db, 'metadata')
-    .filter((row) => row.enabled)
-    .map((row) => row.namespace)
+  return listEnabledPluginNamespaces(deps.db, 'metadata')
 }
 
 /**
