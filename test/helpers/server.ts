@@ -28,6 +28,8 @@ export type TestServer = Server & {
   login(): Promise<string>
   /** Waits for the initial scan (and any rescan in flight) to finish. */
   idle(): Promise<void>
+  /** Waits until no job is queued or running (covers made after a scan, plugin runs). */
+  jobsDone(): Promise<void>
   [Symbol.asyncDispose](): Promise<void>
 }
 
@@ -88,6 +90,11 @@ export async function startTestServer(
         .join('; ')
     },
     idle: () => server.contentSync.idle(),
+    async jobsDone() {
+      const live = () =>
+        server.deps.jobs.list().some((job) => job.state === 'queued' || job.state === 'active')
+      for (let waited = 0; live() && waited < 20_000; waited += 20) await Bun.sleep(20)
+    },
     async [Symbol.asyncDispose]() {
       await server.stop()
       if (!options.root) rmSync(root, { recursive: true, force: true })
