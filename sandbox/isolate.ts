@@ -1,6 +1,7 @@
 // One plugin run in one fresh isolate: the globals of guest-prelude.ts, the plugin compiled as an
 // ES module with no imports, the named export called with ctx, and the limits that end it.
 import ivm from 'isolated-vm'
+import * as nodeModule from 'node:module'
 import { GUEST_PRELUDE } from './guest-prelude.ts'
 import type { LogLevel, RunLimits } from './protocol.ts'
 
@@ -24,7 +25,29 @@ export type RunBridge = {
   log(level: LogLevel, message: string): void
 }
 
-export type PluginRun = { source: string; entry: string; ctx: unknown; limits: RunLimits }
+export type PluginRun = {
+  source: string
+  typescript?: string
+  filename?: string
+  entry: string
+  ctx: unknown
+  limits: RunLimits
+}
+
+type StripTypes = (code: string, options: { mode: 'strip' }) => string
+const stripTypes = (nodeModule as unknown as { stripTypeScriptTypes?: StripTypes })
+  .stripTypeScriptTypes
+
+/** The TypeScript with its types replaced by spaces, so every line and column stays where the
+ * author wrote it; undefined when it uses syntax that needs a real transform (enum, namespace). */
+function blankTypes(typescript: string | undefined): string | undefined {
+  if (typescript === undefined || !stripTypes) return undefined
+  try {
+    return stripTypes(typescript, { mode: 'strip' })
+  } catch {
+    return undefined
+  }
+}
 
 /** A failed run, with a message meant for the plugin's log and the caller. */
 export class RunFailure extends Error {}
@@ -84,7 +107,7 @@ export async function runPlugin(run: PluginRun, bridge: RunBridge): Promise<unkn
   try {
     return await Promise.race([execute(isolate, run, bridge), disposed])
   } catch (err) {
-    throw explain(err, { timedOut, isolate, limits: run.limits })
+    throw explain(err, { timedOut, isolate, limits: run.limits, filename: run.filename })
   } finally {
     clearTimeout(watchdog)
     clearInterval(stopWatch)
@@ -136,7 +159,8 @@ async function execute(isolate: ivm.Isolate, run: PluginRun, bridge: RunBridge):
   hostObject.release()
   await context.eval(GUEST_PRELUDE, { timeout })
 
-  const module = await isolate.compileModule(run.source, { filename: 'plugin.js' })
+  const code = blankTypes(run.typescript) ?? run.source
+  const module = await isolate.compileModule(code, { filename: run.filename ?? 'plugin.ts' })
   await module.instantiate(context, (specifier) => {
     throw new Error(`plugins cannot import modules (${specifier})`)
   })
@@ -163,7 +187,7 @@ async function execute(isolate: ivm.Isolate, run: PluginRun, bridge: RunBridge):
 
 function explain(
   err: unknown,
-  run: { timedOut: boolean; isolate: ivm.Isolate; limits: RunLimits },
+  run: { timedOut: boolean; isolate: ivm.Isolate; limits: RunLimits; filename?: string },
 ): RunFailure {
   const message = err instanceof Error ? err.message : String(err)
   if (run.timedOut)
@@ -174,5 +198,17 @@ function explain(
     return new RunFailure(`plugin ran longer than ${run.limits.syncTimeoutMs} ms without yielding`)
   if (run.isolate.isDisposed && /disposed/i.test(message))
     return new RunFailure('plugin stopped: its isolate was disposed')
-  return new RunFailure(message)
+  const line = pluginLine(err, run.filename ?? 'plugin.ts')
+  if (line === undefined) return new RunFailure(message)
+  const name = err instanceof Error && err.name ? err.name : 'Error'
+  return new RunFailure(`${run.filename ?? 'plugin.ts'}:${line}: ${name}: ${message}`)
+}
+
+/** The line of the plugin's own file nearest the throw, from the first stack frame (or syntax
+ * error location) naming it; the sandbox's frames never reach the message. */
+function pluginLine(err: unknown, filename: string): number | undefined {
+  const stack = err instanceof Error ? String(err.stack ?? '') : ''
+  const escaped = filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const match = new RegExp(`${escaped}:(\\d+)`).exec(stack)
+  return match ? Number(match[1]) : undefined
 }

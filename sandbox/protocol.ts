@@ -34,6 +34,10 @@ export type HostMessage =
       id: number
       /** Plain JavaScript ES module source (TypeScript is transpiled by the host). */
       source: string
+      /** The original TypeScript: run with its types blanked out when it allows, so lines match. */
+      typescript?: string
+      /** The plugin's file as errors name it (`metadata/foo.ts`). */
+      filename?: string
       /** The exported function to call: pluginInfo, execMetadata, execLogin, execDownload, runScript. */
       entry: string
       /** The JSON part of the plugin's ctx; `entry(name)` is added inside the isolate. */

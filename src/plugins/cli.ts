@@ -117,6 +117,7 @@ export async function main(argv: string[]): Promise<number> {
     const source = await Bun.file(parsed.file).text()
     const info = await sandbox.run({
       source,
+      filename: parsed.file,
       entry: 'pluginInfo',
       ctx: { args: {}, oneshot: null },
     })
@@ -179,7 +180,7 @@ async function runOnce(
     ...(archivePath ? { archivePath } : {}),
   }
   const run = await sandbox
-    .run({ source, entry: ENTRY_OF[manifest.type], ctx, tag })
+    .run({ source, filename: parsed.file, entry: ENTRY_OF[manifest.type], ctx, tag })
     .catch((error: Error) => ({ error }))
   const out = process.stdout
   if ('error' in run) out.write(`error: ${run.error.message}\n`)

@@ -62,6 +62,8 @@ export type PluginRunRequest<Tag = unknown> = {
   entry: PluginEntry
   ctx: PluginCtx
   limits?: Partial<RunLimits>
+  /** The plugin's file as its errors name it (`metadata/foo.ts`); `plugin.ts` when absent. */
+  filename?: string
   /** Passed back to fetch, entry and log (e.g. the plugin's namespace and allowed hosts). */
   tag?: Tag
 }
@@ -175,7 +177,9 @@ export function createSandboxHost<Tag = unknown>(
       markReady,
       dead: false,
     }
-    started.proc = Bun.spawn([nodePath, '--no-node-snapshot', mainPath], {
+    // The sandbox blanks plugin types with node:module's stripTypeScriptTypes, still experimental.
+    const flags = ['--no-node-snapshot', '--disable-warning=ExperimentalWarning']
+    started.proc = Bun.spawn([nodePath, ...flags, mainPath], {
       stdin: 'ignore',
       stdout: 'ignore',
       stderr: 'inherit',
@@ -300,11 +304,18 @@ export function createSandboxHost<Tag = unknown>(
   return {
     async run(request) {
       if (closed) throw new AppError('internal', 'plugin sandbox is closed')
+      const filename = request.filename ?? 'plugin.ts'
       let source: string
       try {
         source = transpiler.transformSync(request.source)
       } catch (err) {
-        throw new PluginRunError(`plugin does not compile: ${(err as Error).message}`, [], [])
+        const line = (err as { position?: { line?: number } }).position?.line
+        const where = line ? `${filename}:${line}: ` : `${filename}: `
+        throw new PluginRunError(
+          `${where}plugin does not compile: SyntaxError: ${(err as Error).message}`,
+          [],
+          [],
+        )
       }
       const limits: RunLimits = { ...DEFAULT_PLUGIN_LIMITS, ...request.limits }
       child ??= start()
@@ -324,6 +335,8 @@ export function createSandboxHost<Tag = unknown>(
           type: 'host:run',
           id,
           source,
+          typescript: request.source,
+          filename,
           entry: request.entry,
           ctx: request.ctx,
           limits,

@@ -88,6 +88,7 @@ export async function readManifest(
   try {
     const out = await sandbox.run({
       source,
+      filename: `${namespace}.ts`,
       entry: 'pluginInfo',
       ctx: { args: {}, oneshot: null },
       limits: INFO_LIMITS,

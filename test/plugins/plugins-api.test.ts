@@ -313,7 +313,12 @@ describe('POST /api/plugins/use', () => {
       })
     const thrown = await use('custom/metadata/broken')
     expect(thrown.status).toBe(400)
-    expect(thrown.body).toEqual({ operation: 'use_plugin', success: 0, error: 'site is down' })
+    // The error names the plugin's file and the line of its throw.
+    expect(thrown.body).toEqual({
+      operation: 'use_plugin',
+      success: 0,
+      error: 'custom/metadata/broken.ts:2: Error: site is down',
+    })
     const refused = await use('custom/metadata/refuses')
     expect(refused.status).toBe(400)
     expect(refused.body).toEqual({

@@ -86,6 +86,7 @@ export async function runPlugin(
   try {
     const out = await deps.sandbox.run({
       source,
+      filename: `${plugin.namespace}.ts`,
       entry: ENTRY_OF[plugin.type],
       ctx,
       limits: {
