@@ -1,5 +1,6 @@
 // Plugin sandbox round trips: the cold start (Node 24 child + first isolate), a warm trivial call
-// (fresh isolate + module + call + IPC both ways), one with a bridged fetch, and a few in flight.
+// (fresh isolate + module + call + IPC both ways), one with a bridged fetch, and a few in flight;
+// then Run Automatically with the ComicInfo.xml plugin over N catalogued archives.
 import { createSandboxHost } from '../src/plugins/host.ts'
 
 const RUNS = Number(process.argv[2] ?? 200)
@@ -45,3 +46,85 @@ await Promise.all(Array.from({ length: RUNS }, () => host.run({ ...trivial, entr
 const elapsed = performance.now() - t
 console.log(`${RUNS} trivial runs at once: ${((RUNS / elapsed) * 1000).toFixed(0)} runs/s`)
 await host.close()
+
+// Run Automatically at scale: the ComicInfo.xml plugin (plugins/metadata/comicinfo.ts) enabled on a
+// server in its own process, then N small CBZs with a ComicInfo.xml catalogued by a rescan; timed
+// until search finds every archive by the plugin's tag, with /api/search timed meanwhile.
+const ARCHIVES = Number(process.argv[3] ?? 10_000)
+if (ARCHIVES > 0) await autoRunBench(ARCHIVES)
+
+async function autoRunBench(count: number): Promise<void> {
+  const { mkdtempSync, mkdirSync, rmSync } = await import('node:fs')
+  const { writeFile } = await import('node:fs/promises')
+  const { tmpdir, loadavg } = await import('node:os')
+  const { join } = await import('node:path')
+  const { buildZip, makeJpeg } = await import('../test/helpers/fixtures.ts')
+  const { benchConfig, sessionCookie, spawnServer } = await import('./bench-server.ts')
+
+  const root = mkdtempSync(join(tmpdir(), 'tankobun-bench-autorun-'))
+  const content = join(root, 'content')
+  mkdirSync(content, { recursive: true })
+  const server = await spawnServer(benchConfig(root, content))
+  try {
+    const cookie = await sessionCookie(server.url)
+    const call = (path: string, init: RequestInit = {}) =>
+      fetch(server.url + path, { ...init, headers: { cookie, 'content-type': 'application/json' } })
+    // The registry reads the built-ins in the background: retry until it knows the plugin.
+    for (let tries = 0; ; tries++) {
+      const res = await call('/api/plugins/settings?namespace=metadata/comicinfo', {
+        method: 'PUT',
+        body: JSON.stringify({ enabled: true }),
+      })
+      if (res.ok) break
+      if (tries > 100) throw new Error(`enabling comicinfo failed: ${res.status}`)
+      await Bun.sleep(100)
+    }
+
+    const page = await makeJpeg(32, 48, 1)
+    const writes: Promise<void>[] = []
+    for (let i = 0; i < count; i++) {
+      const dir = join(content, `d${Math.floor(i / 500)}`)
+      if (i % 500 === 0) mkdirSync(dir, { recursive: true })
+      const xml =
+        `<?xml version="1.0"?><ComicInfo><Title>Bench ${i}</Title><Series>autorun bench</Series>` +
+        `<Writer>Writer ${i % 50}</Writer><Genre>genre${i % 7}</Genre></ComicInfo>`
+      const zip = buildZip([
+        { name: 'ComicInfo.xml', data: new TextEncoder().encode(xml) },
+        { name: '001.jpg', data: page },
+      ])
+      writes.push(writeFile(join(dir, `Auto ${i}.cbz`), zip))
+      if (writes.length >= 256) await Promise.all(writes.splice(0))
+    }
+    await Promise.all(writes)
+
+    const started = performance.now()
+    const rescan = await call('/api/shinobu/rescan', { method: 'POST' })
+    if (!rescan.ok) throw new Error(`rescan failed: ${rescan.status}`)
+    const searchTimes: number[] = []
+    let tagged = 0
+    while (tagged < count) {
+      const t = performance.now()
+      const res = await call(
+        `/api/search?filter=${encodeURIComponent('series:autorun bench$')}&start=0`,
+      )
+      searchTimes.push(performance.now() - t)
+      if (res.status === 200)
+        tagged = ((await res.json()) as { recordsFiltered: number }).recordsFiltered
+      else await res.body?.cancel()
+      if (performance.now() - started > 30 * 60_000) throw new Error(`stuck at ${tagged} tagged`)
+      await Bun.sleep(50)
+    }
+    const seconds = (performance.now() - started) / 1000
+    console.log(
+      `comicinfo auto-run over ${count} archives (scan included): ${seconds.toFixed(1)} s, ` +
+        `${(count / seconds).toFixed(0)} archives/s; /api/search meanwhile p50 ` +
+        `${percentile(searchTimes, 0.5)} ms, p95 ${percentile(searchTimes, 0.95)} ms ` +
+        `(${searchTimes.length} requests); load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+    )
+  } finally {
+    await server.stop()
+    rmSync(root, { recursive: true, force: true })
+  }
+}
