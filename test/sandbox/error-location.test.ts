@@ -62,6 +62,16 @@ export async function runScript(): Promise<number> {
     expect(message).toBe('metadata/foo.ts:11: RangeError: too big: 2')
   })
 
+  it("runs Bun's output when the types cannot be blanked (an enum)", async () => {
+    const out = await host.run({
+      source: 'enum Kind { A = 1, B }\nexport function runScript(): number { return Kind.B }',
+      entry: 'runScript',
+      ctx,
+      filename: 'metadata/foo.ts',
+    })
+    expect(out.result).toBe(2)
+  })
+
   it('names the line of a syntax error', async () => {
     const message = await failure(`${TYPED_HEADER}
 export function runScript(): number {
