@@ -185,6 +185,15 @@ describe('search answers joined from fragments', () => {
     expect(random.body).toEqual({ data: [metadata], recordsTotal: 1 })
   })
 
+  it('are built again from the rows after DELETE /api/search/cache', async () => {
+    const id = await idOf('edited')
+    await freshHit(id)
+    expect(app.deps.wireCache.get(id)).toBeDefined()
+    await call('DELETE', '/api/search/cache')
+    expect(app.deps.wireCache.get(id)).toBeUndefined()
+    await freshHit(id)
+  })
+
   it('carry the JSON content type, the security headers and the CORS headers', async () => {
     const origin = 'https://reader.example'
     app.deps.settings.update({ enable_cors: true, cors_origins: [origin] })

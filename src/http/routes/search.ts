@@ -78,6 +78,8 @@ export const searchRoutes = (deps: Deps) => {
     )
     .delete('/api/search/cache', () => {
       deps.search.clearCache()
+      // The kept hit JSON is a cache too: a purge answers from the rows again.
+      deps.wireCache.clear()
       return ok()
     })
     .post('/api/database/rebuild-index', () => ok({ job: deps.jobs.enqueue('rebuild_index', {}) }))
