@@ -155,8 +155,10 @@ export function createStore(vocab: Vocabulary) {
       }
       const oldTags = tagIds[slot]!
       if (!sameIds(oldTags, newTags)) {
-        for (const id of oldTags) vocab.removePosting(id, slot)
-        for (const id of newTags) vocab.addPosting(id, slot)
+        // Only the tags that changed: removing from a long posting list (a language tag held by
+        // most of a million archives) is a scan, and an edit rarely touches those.
+        for (const id of missingFrom(oldTags, newTags)) vocab.removePosting(id, slot)
+        for (const id of missingFrom(newTags, oldTags)) vocab.addPosting(id, slot)
         tagIds[slot] = newTags
       }
       pagecount[slot] = doc.pagecount
@@ -201,6 +203,13 @@ export function createStore(vocab: Vocabulary) {
       titleText.prepare()
     },
   }
+}
+
+/** The ids of `from` that `other` lacks (a Set past a few dozen: Tankoubons hold thousands). */
+function missingFrom(from: number[], other: number[]): number[] {
+  if (other.length <= 32) return from.filter((id) => !other.includes(id))
+  const kept = new Set(other)
+  return from.filter((id) => !kept.has(id))
 }
 
 /** Lower-cased, one line (the text column keeps one title per line). */

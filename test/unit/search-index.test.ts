@@ -144,6 +144,20 @@ describe('search index: incremental writes', () => {
     expect(run('artist:two').ids).toEqual([b.id])
   })
 
+  it('keeps tags an edit kept, reordered, in their posting lists exactly once', async () => {
+    const [a] = await library([{ title: 'Alpha', tags: 'artist:one, language:x, series:s' }])
+    let row = updateArchive(db, a!.id, { tags: 'series:s, language:x, artist:two' })!
+    search.upsertArchive(row)
+    expect(run('language:x').ids).toEqual([a!.id])
+    expect(run('artist:one').ids).toEqual([])
+    row = updateArchive(db, a!.id, { tags: 'artist:two' })!
+    search.upsertArchive(row)
+    // A posting added twice would survive one removal and still find the archive.
+    expect(run('language:x').ids).toEqual([])
+    expect(run('series:s').ids).toEqual([])
+    expect(run('artist:two').ids).toEqual([a!.id])
+  })
+
   it('drops an unlinked archive', async () => {
     const [a] = await library([{ title: 'Alpha' }])
     search.upsertArchive({ ...a!, unlinked: true })
