@@ -52,6 +52,9 @@ const PLUGINS: Record<string, string> = {
       const xml = await ctx.entry('ComicInfo.xml')
       return { tags: 'missing:' + (await ctx.entry('nope.txt')), title: new TextDecoder().decode(xml) }
     }`,
+  'metadata/slow.ts':
+    info({ name: 'Slow', type: 'metadata' }) +
+    `export async function execMetadata() { await sleep(1200); return { tags: 'slow:done' } }`,
   'metadata/bad-manifest.ts': `export function pluginInfo() { return { name: 'No version', type: 'metadata' } }`,
   'script/mistyped.ts': info({ name: 'Mistyped', type: 'metadata' }),
   'login/site.ts':
@@ -103,6 +106,7 @@ describe('GET /api/plugins/:type', () => {
       'custom/metadata/fetcher',
       'custom/metadata/nohosts',
       'custom/metadata/refuses',
+      'custom/metadata/slow',
       'custom/metadata/tagger',
     ])
     const tagger = (body as any[]).find((p) => p.namespace === 'custom/metadata/tagger')
@@ -150,6 +154,7 @@ describe('PUT /api/plugins/priority', () => {
       'custom/metadata/fetcher',
       'custom/metadata/entry-reader',
       'custom/metadata/broken',
+      'custom/metadata/slow',
     ]
     const res = await app.json('/api/plugins/priority', {
       method: 'PUT',
@@ -242,6 +247,32 @@ describe('plugin options', () => {
     expect(bad.status).toBe(400)
     expect(bad.body).toMatchObject({ operation: 'update_plugin_options', success: 0 })
     expect((await app.json(path, { cookie })).body).toMatchObject({ options: { domain_rules: [] } })
+  })
+})
+
+describe('plugin option timeout_ms', () => {
+  const options = '/api/plugins/options?namespace=custom/metadata/slow'
+
+  it("bounds the plugin's runs by its own budget, and null restores the server setting", async () => {
+    const { id } = seedArchive(app.deps, { title: 'Waited for' })
+    const use = () =>
+      app.json(`/api/plugins/use?plugin=custom/metadata/slow&id=${id}`, { method: 'POST', cookie })
+    expect((await app.json(options, { cookie })).body.options.timeout_ms).toBeNull()
+    const set = await app.json(options, { method: 'PUT', cookie, json: { timeout_ms: 300 } })
+    expect(set.body).toMatchObject({ success: 1, options: { timeout_ms: 300 } })
+    const cut = await use()
+    expect(cut.status).toBe(400)
+    expect(cut.body.error).toMatch(/timed out/)
+    await app.json(options, { method: 'PUT', cookie, json: { timeout_ms: null } })
+    expect((await use()).body).toMatchObject({ success: 1, data: { new_tags: 'slow:done' } })
+  })
+
+  it('refuses a budget outside 100 ms to 10 minutes and keeps the stored one', async () => {
+    for (const timeout_ms of [50, 600_001, 1.5, 'soon']) {
+      const bad = await app.json(options, { method: 'PUT', cookie, json: { timeout_ms } })
+      expect(bad.status).toBe(400)
+    }
+    expect((await app.json(options, { cookie })).body.options.timeout_ms).toBeNull()
   })
 })
 

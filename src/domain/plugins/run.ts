@@ -10,7 +10,7 @@ import { requireArchive } from '../archives/lookup.ts'
 import { toAbsolutePath } from '../archives/files.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { loginSession } from './login.ts'
-import { pluginArgs, requirePlugin, type InstalledPlugin } from './settings.ts'
+import { pluginArgs, pluginTimeoutMs, requirePlugin, type InstalledPlugin } from './settings.ts'
 
 export type PluginRunAnswer = { type: PluginType; data: Record<string, unknown> }
 
@@ -90,7 +90,7 @@ export async function runPlugin(
       entry: ENTRY_OF[plugin.type],
       ctx,
       limits: {
-        wallMs: deps.settings.get('plugin_timeout_ms'),
+        wallMs: pluginTimeoutMs(deps, plugin.namespace),
         memoryMb: deps.settings.get('plugin_memory_mb'),
       },
       tag: {

@@ -25,8 +25,17 @@ export type InstalledPlugin = {
 export type PluginSettings = { customargs: unknown[]; enabled: boolean }
 
 /** Stored per plugin; absent keys take these values. */
-export type PluginOptions = { domain_rules: unknown[]; bundle_as_archive: boolean }
-const DEFAULT_OPTIONS: PluginOptions = { domain_rules: [], bundle_as_archive: false }
+export type PluginOptions = {
+  domain_rules: unknown[]
+  bundle_as_archive: boolean
+  /** Wall-clock budget of one run of this plugin; null: the server's `plugin_timeout_ms`. */
+  timeout_ms: number | null
+}
+const DEFAULT_OPTIONS: PluginOptions = {
+  domain_rules: [],
+  bundle_as_archive: false,
+  timeout_ms: null,
+}
 
 function toInstalled(row: PluginRow): InstalledPlugin {
   return {
@@ -105,6 +114,12 @@ export async function pluginArgs(
 
 function storedOptions(row: PluginRow): PluginOptions {
   return { ...DEFAULT_OPTIONS, ...(JSON.parse(row.options) as Partial<PluginOptions>) }
+}
+
+/** The wall-clock budget of one run: the plugin's own `timeout_ms`, else the server setting. */
+export function pluginTimeoutMs(deps: Pick<Deps, 'db' | 'settings'>, namespace: string): number {
+  const row = findPlugin(deps.db, namespace)
+  return (row && storedOptions(row).timeout_ms) || deps.settings.get('plugin_timeout_ms')
 }
 
 export async function getPluginOptions(

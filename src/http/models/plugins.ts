@@ -19,6 +19,8 @@ export const PluginModel = {
     {
       domain_rules: t.Optional(t.Array(t.Unknown(), { maxItems: 1000 })),
       bundle_as_archive: t.Optional(t.Boolean()),
+      // The same range as the server-wide plugin_timeout_ms setting.
+      timeout_ms: t.Optional(t.Union([t.Null(), t.Integer({ minimum: 100, maximum: 600_000 })])),
     },
     { additionalProperties: false },
   ),
