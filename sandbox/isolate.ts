@@ -185,13 +185,18 @@ async function execute(isolate: ivm.Isolate, run: PluginRun, bridge: RunBridge):
   return JSON.parse(json)
 }
 
+/** `30 s`, or `300 ms` for a budget under a second (rounding would say 0 s). */
+function formatBudget(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`
+}
+
 function explain(
   err: unknown,
   run: { timedOut: boolean; isolate: ivm.Isolate; limits: RunLimits; filename?: string },
 ): RunFailure {
   const message = err instanceof Error ? err.message : String(err)
   if (run.timedOut)
-    return new RunFailure(`plugin timed out after ${Math.round(run.limits.wallMs / 1000)} s`)
+    return new RunFailure(`plugin timed out after ${formatBudget(run.limits.wallMs)}`)
   if (/memory limit/i.test(message))
     return new RunFailure(`plugin exceeded its memory limit (${run.limits.memoryMb} MB)`)
   if (/timed out/i.test(message))

@@ -262,7 +262,7 @@ describe('plugin option timeout_ms', () => {
     expect(set.body).toMatchObject({ success: 1, options: { timeout_ms: 300 } })
     const cut = await use()
     expect(cut.status).toBe(400)
-    expect(cut.body.error).toMatch(/timed out/)
+    expect(cut.body.error).toMatch(/timed out after 300 ms/)
     await app.json(options, { method: 'PUT', cookie, json: { timeout_ms: null } })
     expect((await use()).body).toMatchObject({ success: 1, data: { new_tags: 'slow:done' } })
   })
