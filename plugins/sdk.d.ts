@@ -45,6 +45,51 @@ type PluginArchive = {
   pagecount: number
 }
 
+/** An archive as `ctx.library` lists it. */
+type LibraryArchive = {
+  arcid: string
+  title: string
+  /** Comma-separated tags. */
+  tags: string
+  filename: string
+  /** The folder holding the file, relative to the content folder ('' at its top), '/'-separated. */
+  folder: string
+  pagecount: number
+}
+
+type LibraryCategory = {
+  id: string
+  name: string
+  /** The filter of a dynamic category; '' for a static one. */
+  search: string
+  /** Members of a static category. */
+  archives: string[]
+}
+
+/**
+ * Script plugins only: the library, through the host (every argument is checked there; a refused
+ * call rejects with its reason). Paged: at most 1,000 archives an answer.
+ */
+type PluginLibrary = {
+  /** The server's search syntax (docs/search.md), ungrouped, in title order. */
+  search(
+    filter: string,
+    options?: { start?: number; limit?: number },
+  ): Promise<{ total: number; archives: LibraryArchive[] }>
+  /** Every archive, page by page: pass `next` back as `after` until it is null. */
+  archives(options?: {
+    after?: string
+    limit?: number
+  }): Promise<{ archives: LibraryArchive[]; next: string | null }>
+  categories(): Promise<LibraryCategory[]>
+  /** Creates a static category; answers its id. */
+  createCategory(name: string): Promise<string>
+  /** Adds archives to a static category (at most 10,000 ids a call); answers how many were new. */
+  addToCategory(categoryId: string, archiveIds: string[]): Promise<number>
+  /** Deletes a category (never an archive). */
+  deleteCategory(categoryId: string): Promise<true>
+}
+
 /** What every hook gets. */
 type PluginContext = {
   archive?: PluginArchive
@@ -56,6 +101,8 @@ type PluginContext = {
   url?: string
   /** The bytes of an entry of the run's archive (`ComicInfo.xml`), or null when it has none. */
   entry(name: string): Promise<Uint8Array | null>
+  /** Script plugins only (absent for the other types). */
+  library?: PluginLibrary
 }
 
 /** Any hook may answer this (or throw): the run fails with the message. */

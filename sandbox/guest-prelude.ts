@@ -336,10 +336,27 @@ export const GUEST_PRELUDE = String.raw`
 
   const sleep = (ms) => host.sleep.apply(undefined, [Number(ms) || 0], asyncCall);
 
-  // The ctx a plugin entry gets: the host's JSON plus entry(name) for archive entries.
+  // A script plugin's grant of the library: each method crosses as JSON text both ways, and the
+  // host checks every argument.
+  const LIBRARY_METHODS = ['search', 'archives', 'categories', 'createCategory', 'addToCategory', 'deleteCategory'];
+  function makeLibrary() {
+    const library = {};
+    for (const method of LIBRARY_METHODS) {
+      library[method] = async (...args) => {
+        const json = await host.library.apply(undefined, [method, JSON.stringify(args)], asyncCall);
+        return JSON.parse(json);
+      };
+    }
+    return Object.freeze(library);
+  }
+
+  // The ctx a plugin entry gets: the host's JSON plus entry(name) for archive entries, and the
+  // library for script plugins (the host marks their ctx with library: true).
   function makeCtx(json) {
     const ctx = JSON.parse(json) || {};
     ctx.entry = (name) => host.entry.apply(undefined, [String(name)], asyncCall);
+    if (ctx.library === true) ctx.library = makeLibrary();
+    else delete ctx.library;
     return ctx;
   }
 

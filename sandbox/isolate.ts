@@ -22,6 +22,8 @@ export type GuestFetchResponse = {
 export type RunBridge = {
   fetch(url: string, init: GuestFetchInit): Promise<GuestFetchResponse>
   entry(name: string): Promise<Uint8Array | null>
+  /** A script plugin's `ctx.library.<method>(...)`: arguments and answer as JSON text. */
+  library(method: string, args: string): Promise<string>
   log(level: LogLevel, message: string): void
 }
 
@@ -139,6 +141,12 @@ async function execute(isolate: ivm.Isolate, run: PluginRun, bridge: RunBridge):
       const bytes = await bridge.entry(String(name))
       return bytes ? plainBytes(bytes) : null
     }),
+  )
+  await hostObject.set(
+    'library',
+    new ivm.Reference((method: unknown, args: unknown) =>
+      bridge.library(String(method), String(args)),
+    ),
   )
   await hostObject.set(
     'sleep',

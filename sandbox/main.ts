@@ -1,5 +1,6 @@
 // The sandbox process: started by the server with Node 24 and an IPC channel, it runs each
-// 'host:run' in its own isolate and forwards the run's fetch, entry and log calls to the server.
+// 'host:run' in its own isolate and forwards the run's fetch, entry, library and log calls to the
+// server.
 import { RunFailure, runPlugin, type RunBridge } from './isolate.ts'
 import type { HostMessage, SandboxMessage, WireFetchResponse } from './protocol.ts'
 
@@ -55,6 +56,12 @@ function bridgeFor(id: number): RunBridge {
         throw new Error(answer.type === 'host:entry-result' ? answer.error : 'entry failed')
       return answer.body64 == null ? null : fromBase64(answer.body64)
     },
+    async library(method, args) {
+      const answer = await ask(id, (call) => ({ type: 'sandbox:library', id, call, method, args }))
+      if (answer.type !== 'host:library-result' || answer.error !== undefined)
+        throw new Error(answer.type === 'host:library-result' ? answer.error : 'library failed')
+      return answer.json ?? 'null'
+    },
     log(level, message) {
       // A plugin logging in a loop must not flood the channel; the host keeps fewer still.
       if (++logged > MAX_LOG_LINES) return
@@ -81,7 +88,11 @@ async function run(message: Extract<HostMessage, { type: 'host:run' }>): Promise
 process.on('message', (raw) => {
   const message = raw as HostMessage
   if (message?.type === 'host:run') void run(message)
-  else if (message?.type === 'host:fetch-result' || message?.type === 'host:entry-result') {
+  else if (
+    message?.type === 'host:fetch-result' ||
+    message?.type === 'host:entry-result' ||
+    message?.type === 'host:library-result'
+  ) {
     const calls = waiting.get(message.id)
     const call = calls?.get(message.call)
     if (!call) return

@@ -52,6 +52,14 @@ export type HostMessage =
       error?: string
     }
   | {
+      type: 'host:library-result'
+      id: number
+      call: number
+      /** The method's answer as JSON text. */
+      json?: string
+      error?: string
+    }
+  | {
       type: 'host:entry-result'
       id: number
       call: number
@@ -65,6 +73,8 @@ export type SandboxMessage =
   | { type: 'sandbox:ready' }
   | { type: 'sandbox:fetch'; id: number; call: number; url: string; init: WireFetchInit }
   | { type: 'sandbox:entry'; id: number; call: number; name: string }
+  /** A script plugin's `ctx.library` call; `args` is the JSON text of its arguments. */
+  | { type: 'sandbox:library'; id: number; call: number; method: string; args: string }
   | { type: 'sandbox:log'; id: number; level: LogLevel; message: string }
   | { type: 'sandbox:done'; id: number; ok: true; result: unknown }
   | { type: 'sandbox:done'; id: number; ok: false; error: string }

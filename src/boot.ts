@@ -95,6 +95,10 @@ export async function startServer(
           allowedHosts: run.tag?.hosts ?? [],
         }),
       entry: readPluginEntry(reader),
+      library: async (method, args, run) => {
+        if (!run.tag?.library) throw new Error('ctx.library is given to script plugins only')
+        return run.tag.library(method, args)
+      },
     })
     const plugins = createPluginRegistry({
       db,

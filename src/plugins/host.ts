@@ -42,6 +42,8 @@ export type PluginCtx = {
   args: Record<string, unknown>
   oneshot: string | null
   url?: string
+  /** Script plugins: true gives the run `ctx.library` (answered by the host's `library`). */
+  library?: true
 }
 
 export type PluginFetchInit = {
@@ -84,6 +86,8 @@ export type SandboxHostOptions<Tag = unknown> = {
     run: PluginRunRequest<Tag>,
   ): Promise<PluginFetchResponse>
   entry?(name: string, run: PluginRunRequest<Tag>): Promise<Uint8Array | null>
+  /** A script plugin's `ctx.library` call; a thrown error fails that call inside the plugin. */
+  library?(method: string, args: unknown[], run: PluginRunRequest<Tag>): Promise<unknown>
   log?(line: PluginLogLine, run: PluginRunRequest<Tag>): void
   /** Defaults to the bundled Node 24 and sandbox entry (tests point them elsewhere). */
   nodePath?: string
@@ -234,6 +238,9 @@ export function createSandboxHost<Tag = unknown>(
       case 'sandbox:entry':
         void bridgeEntry(target, call, message)
         return
+      case 'sandbox:library':
+        void bridgeLibrary(target, call, message)
+        return
       case 'sandbox:done': {
         finish(target, message.id)
         if (message.ok)
@@ -298,6 +305,30 @@ export function createSandboxHost<Tag = unknown>(
     } catch (err) {
       const error = (err as Error)?.message ?? String(err)
       reply(target, { type: 'host:entry-result', id, call: message.call, error })
+    }
+  }
+
+  async function bridgeLibrary(
+    target: Child<Tag>,
+    call: Pending<Tag>,
+    message: Extract<SandboxMessage, { type: 'sandbox:library' }>,
+  ): Promise<void> {
+    const { id } = message
+    try {
+      if (!options.library || call.request.ctx.library !== true)
+        throw new Error('ctx.library is given to script plugins only')
+      const args: unknown = JSON.parse(message.args)
+      if (!Array.isArray(args)) throw new Error('library arguments must be a list')
+      const result = await options.library(message.method, args, call.request)
+      reply(target, {
+        type: 'host:library-result',
+        id,
+        call: message.call,
+        json: JSON.stringify(result ?? null),
+      })
+    } catch (err) {
+      const error = (err as Error)?.message ?? String(err)
+      reply(target, { type: 'host:library-result', id, call: message.call, error })
     }
   }
 

@@ -63,11 +63,15 @@ export type LoginSession = {
  * its `ctx.entry(name)` reads (absent: no archive, every entry is null), and the session of its
  * login plugin.
  */
+/** Answers a script plugin's `ctx.library.<method>(...args)` (domain/plugins/library-grant.ts). */
+export type LibraryGrant = (method: string, args: unknown[]) => Promise<unknown>
+
 export type PluginRunTag = {
   namespace: string
   hosts?: string[]
   archivePath?: string
   login?: LoginSession
+  library?: LibraryGrant
 }
 
 /** The manifest, or the reason it is refused (the registry logs it and skips the file). */

@@ -12,6 +12,11 @@ const plugin = (name: string, body = '') =>
 const customDir = (contentDir: string) =>
   join(contentDir, '..', 'data', 'plugins', 'custom', 'script')
 
+/** The sideloaded plugins of a type (its built-ins are listed too). */
+async function sideloaded(app: TestServer, cookie: string, type: string): Promise<any[]> {
+  return (await listed(app, cookie, type)).filter((p) => p.origin === 'sideloaded')
+}
+
 async function listed(app: TestServer, cookie: string, type: string): Promise<any[]> {
   const { status, body } = await app.json(`/api/plugins/${type}`, { cookie })
   expect(status).toBe(200)
@@ -36,7 +41,7 @@ describe('plugin registration', () => {
       },
     })
     const cookie = await app.login()
-    expect((await listed(app, cookie, 'script')).map((p) => p.namespace)).toEqual([
+    expect((await sideloaded(app, cookie, 'script')).map((p) => p.namespace)).toEqual([
       'custom/script/gone',
       'custom/script/keep',
     ])
@@ -53,13 +58,13 @@ describe('plugin registration', () => {
     expect(run.body).toMatchObject({ operation: 'use_plugin', success: 0 })
     writeFileSync(join(dir, 'keep.ts'), plugin('Keep', "throw new Error('broken for now')"))
     await app.deps.plugins.refresh()
-    expect((await listed(app, cookie, 'script')).map((p) => p.namespace)).toEqual([
+    expect((await sideloaded(app, cookie, 'script')).map((p) => p.namespace)).toEqual([
       'custom/script/keep',
     ])
 
     writeFileSync(join(dir, 'keep.ts'), plugin('Keep again'))
     await app.deps.plugins.refresh()
-    const [keep] = await listed(app, cookie, 'script')
+    const [keep] = await sideloaded(app, cookie, 'script')
     expect(keep).toMatchObject({ name: 'Keep again', origin: 'sideloaded' })
     expect((await app.json(settings, { cookie })).body).toMatchObject({
       customargs: ['x'],

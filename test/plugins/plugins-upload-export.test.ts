@@ -95,7 +95,7 @@ describe('POST /api/plugins/upload', () => {
       cookie,
     })
     expect(run.status).toBe(200)
-    expect(run.body).toMatchObject({ success: 1, type: 'script', data: { data: 'hello you' } })
+    expect(run.body).toMatchObject({ success: 1, type: 'script', data: 'hello you' })
   })
 
   it('answers 409 Env when the namespace is taken, and keeps the installed file', async () => {

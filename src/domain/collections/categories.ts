@@ -162,6 +162,23 @@ export function addToCategory(deps: Deps, rawId: string, rawMember: string): str
     : `"${name}" already present in category "${category.name}", doing nothing.`
 }
 
+/**
+ * Adds many archives at the end of a static category in one transaction (a script plugin's
+ * bulk add); ids of no archive are skipped. Answers how many were not members yet.
+ */
+export function addArchivesToCategory(deps: Deps, rawId: string, ids: readonly string[]): number {
+  const category = requireCategory(deps, rawId)
+  if (category.search !== '') {
+    throw fail.bad_request(`${category.id} is a dynamic category, can't add archives to it.`)
+  }
+  return commit(deps, (w) => {
+    let added = 0
+    for (const id of ids)
+      if (isArchiveId(id) && findArchive(deps.db, id) && addMember(w, category.id, id)) added++
+    return added
+  })
+}
+
 /** Removing an id that is not a member is a no-op; a dynamic category has no members. */
 export function removeFromCategory(deps: Deps, rawId: string, rawMember: string): string {
   const category = requireCategory(deps, rawId)

@@ -9,6 +9,7 @@ import { ENTRY_OF, type PluginRunTag, type PluginType } from '../../plugins/mani
 import { requireArchive } from '../archives/lookup.ts'
 import { toAbsolutePath } from '../archives/files.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { libraryGrant } from './library-grant.ts'
 import { loginSession } from './login.ts'
 import { pluginArgs, pluginTimeoutMs, requirePlugin, type InstalledPlugin } from './settings.ts'
 
@@ -76,6 +77,7 @@ export async function runPlugin(
         }
       : {}),
     ...(plugin.type === 'download' && oneshot ? { url: oneshot } : {}),
+    ...(plugin.type === 'script' ? { library: true as const } : {}),
   }
   const source = await Bun.file(plugin.source)
     .text()
@@ -98,6 +100,7 @@ export async function runPlugin(
         hosts: plugin.info.hosts ?? [],
         ...(archive ? { archivePath: toAbsolutePath(deps.config.contentDir, archive.path) } : {}),
         ...(login ? { login } : {}),
+        ...(plugin.type === 'script' ? { library: libraryGrant(deps) } : {}),
       },
     })
     result = out.result
@@ -111,6 +114,12 @@ export async function runPlugin(
       ? (result as Record<string, unknown>)
       : { result }
   if (typeof data.error === 'string' && data.error) throw fail.bad_request(data.error)
+  // A script answers `{ data }`: that is the run's data, as LANraragi answers a script's hash.
+  if (plugin.type === 'script')
+    return {
+      type: plugin.type,
+      data: 'data' in data ? (data.data as Record<string, unknown>) : data,
+    }
   if (plugin.type !== 'metadata') return { type: plugin.type, data }
   return {
     type: plugin.type,

@@ -181,14 +181,16 @@ export function loadHits(deps: Pick<Deps, 'db'>, ids: string[]): SearchHit[] {
   return hits
 }
 
+/** One page of result ids; `pageSize` defaults to the server's archives_per_page. */
 export function searchIds(
   deps: Deps,
   params: SearchParams,
   guestScoped: boolean,
+  pageSize = deps.settings.get('archives_per_page'),
 ): SearchPage<string> | null {
   const result = run(deps, params, { guestScoped })
   if (!result) return null
-  const data = page(result, params.start, deps.settings.get('archives_per_page'))
+  const data = page(result, params.start, pageSize)
   return { data, recordsTotal: result.total, recordsFiltered: result.count }
 }
 
