@@ -31,6 +31,12 @@ const PLUGINS: Record<string, string> = {
   'metadata/auto.ts':
     info({ name: 'Auto', type: 'metadata' }) +
     `export function execMetadata(ctx) { return { tags: 'auto:tagged', title: 'Auto ' + ctx.archive.title } }`,
+  'metadata/picky.ts':
+    info({ name: 'Picky', type: 'metadata' }) +
+    `export function execMetadata(ctx) {
+      if (ctx.archive.title.includes('bad')) throw new Error('cannot read ' + ctx.archive.title)
+      return { tags: 'picky:' + (ctx.archive.tags.includes('auto:tagged') ? 'after-auto' : 'alone') }
+    }`,
   'login/session.ts':
     info({ name: 'Session', type: 'login', hosts: ['127.0.0.1'] }) +
     `export async function execLogin(ctx) {
@@ -200,14 +206,22 @@ describe('Run Automatically', () => {
       const job = await app.deps.jobs.waitFor(jobs[0]!.id)
       expect(job.state).toBe('finished')
       const result = JSON.parse(job.result!)
+      expect(result.ids).toHaveLength(1)
+      const [id] = result.ids
       expect(result.applied).toEqual([
-        { plugin: 'custom/metadata/auto', tags_added: ['auto:tagged'], title: 'Auto fresh one' },
+        {
+          plugin: 'custom/metadata/auto',
+          id,
+          tags_added: ['auto:tagged'],
+          title: 'Auto fresh one',
+        },
       ])
-      expect(findArchive(app.deps.db, result.id)!.title).toBe('Auto fresh one')
-      expect(await search('auto:tagged')).toEqual([result.id])
+      expect(result.failed).toEqual([])
+      expect(findArchive(app.deps.db, id)!.title).toBe('Auto fresh one')
+      expect(await search('auto:tagged')).toEqual([id])
 
       // An edit of an existing archive is not a new archive.
-      const edit = await app.json(`/api/archives/${result.id}/metadata`, {
+      const edit = await app.json(`/api/archives/${id}/metadata`, {
         method: 'PUT',
         cookie,
         json: { title: 'Edited' },
@@ -220,6 +234,55 @@ describe('Run Automatically', () => {
         cookie,
         json: { enabled: false },
       })
+    }
+  })
+})
+
+describe('Run Automatically over a batch', () => {
+  const enable = (namespace: string, enabled: boolean) =>
+    app.json(`/api/plugins/settings?namespace=${namespace}`, {
+      method: 'PUT',
+      cookie,
+      json: { enabled },
+    })
+
+  it('runs every enabled plugin over the archives of one scan as one job; a failure stops none', async () => {
+    await enable('custom/metadata/auto', true)
+    await enable('custom/metadata/picky', true)
+    // auto before picky: picky sees what auto wrote.
+    await app.json('/api/plugins/priority', {
+      method: 'PUT',
+      cookie,
+      json: { type: 'metadata', namespaces: ['custom/metadata/auto', 'custom/metadata/picky'] },
+    })
+    try {
+      const before = pluginJobs().length
+      const titles = ['batch a', 'batch b', 'batch bad', 'batch c', 'batch d']
+      for (const title of titles) await makeCbz(join(app.contentDir, `${title}.cbz`))
+      expect((await rescan(app, cookie)).added).toBe(5)
+      const jobs = pluginJobs().slice(before)
+      expect(jobs).toHaveLength(1)
+      const job = await app.deps.jobs.waitFor(jobs[0]!.id)
+      expect(job.state).toBe('finished')
+      expect(job.progress).toBe(1)
+      const result = JSON.parse(job.result!)
+      expect(result.ids).toHaveLength(5)
+      const byPlugin = (plugin: string) => result.applied.filter((a: any) => a.plugin === plugin)
+      expect(byPlugin('custom/metadata/auto')).toHaveLength(5)
+      expect(byPlugin('custom/metadata/picky')).toHaveLength(4)
+      expect(result.failed).toEqual([
+        {
+          plugin: 'custom/metadata/picky',
+          id: expect.any(String),
+          error: expect.stringContaining('cannot read Auto batch bad'),
+        },
+      ])
+      expect((await search('auto:tagged')).length).toBeGreaterThanOrEqual(5)
+      expect(await search('picky:after-auto')).toHaveLength(4)
+      expect(await search('picky:alone')).toEqual([])
+    } finally {
+      await enable('custom/metadata/auto', false)
+      await enable('custom/metadata/picky', false)
     }
   })
 })

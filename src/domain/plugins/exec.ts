@@ -2,7 +2,7 @@
 // or every enabled metadata plugin on a newly catalogued archive. Unlike the run now, a metadata
 // result is applied to the archive: its tags merged in, its title and summary when it gave them.
 import type { Deps } from '../../deps.ts'
-import { findArchive } from '../../db/repos/archives.repo.ts'
+import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { listEnabledPluginNamespaces } from '../../db/repos/plugins.repo.ts'
 import { AppError, fail } from '../../errors.ts'
 import { joinTags, splitTags } from '../../model/tags.ts'
@@ -12,9 +12,14 @@ import { commit } from '../commit.ts'
 import { runPlugin } from './run.ts'
 import { requirePlugin } from './settings.ts'
 
-/** One plugin as asked, or (`auto`) the enabled metadata plugins of a new archive. */
+/**
+ * One plugin as asked, or (`auto`) the enabled metadata plugins over newly catalogued archives (a
+ * scan's write batch is one job). `{auto, id}` is the one-archive form an earlier version queued.
+ */
 export type PluginExecArgs =
-  { plugin: string; id?: string; arg?: string } | { auto: true; id: string }
+  | { plugin: string; id?: string; arg?: string }
+  | { auto: true; ids: string[] }
+  | { auto: true; id: string }
 
 /** What a metadata run changed: the tags it added (not those the archive had), title, summary. */
 export type AppliedMetadata = { tags_added: string[]; title?: string; summary?: string }
@@ -48,21 +53,64 @@ export function applyMetadata(
   return withArchiveLock(deps, id, () => {
     const row = findArchive(deps.db, id)
     if (!row || row.unlinked) throw fail.bad_request(`No archive with ID ${id}.`)
-    const current = splitTags(row.tags)
-    const have = new Set(current.map((tag) => tag.toLowerCase()))
-    const added = splitTags(typeof data.new_tags === 'string' ? data.new_tags : '').filter(
-      (tag) => !have.has(tag.toLowerCase()),
-    )
-    const title = typeof data.title === 'string' ? data.title.trim() : ''
-    const summary = typeof data.summary === 'string' ? data.summary : ''
-    const patch: ArchivePatch = {}
-    const applied: AppliedMetadata = { tags_added: added }
-    if (added.length > 0) patch.tags = joinTags([...current, ...added])
-    if (title && title !== row.title) patch.title = applied.title = title
-    if (summary.trim() && summary !== row.summary) patch.summary = applied.summary = summary
+    const { patch, applied } = metadataPatch(row, data)
     if (Object.keys(patch).length > 0) commit(deps, (w) => patchArchive(w, id, patch))
     return applied
   })
+}
+
+/** What a metadata answer changes on the row (see applyMetadata); an empty patch changes nothing. */
+function metadataPatch(
+  row: ArchiveRow,
+  data: Record<string, unknown>,
+): { patch: ArchivePatch; applied: AppliedMetadata } {
+  const current = splitTags(row.tags)
+  const have = new Set(current.map((tag) => tag.toLowerCase()))
+  const added = splitTags(typeof data.new_tags === 'string' ? data.new_tags : '').filter(
+    (tag) => !have.has(tag.toLowerCase()),
+  )
+  const title = typeof data.title === 'string' ? data.title.trim() : ''
+  const summary = typeof data.summary === 'string' ? data.summary : ''
+  const patch: ArchivePatch = {}
+  const applied: AppliedMetadata = { tags_added: added }
+  if (added.length > 0) patch.tags = joinTags([...current, ...added])
+  if (title && title !== row.title) patch.title = applied.title = title
+  if (summary.trim() && summary !== row.summary) patch.summary = applied.summary = summary
+  return { patch, applied }
+}
+
+/**
+ * applyMetadata over many archives: the ones no other writer holds in one transaction (a scan's
+ * batch is one write, not hundreds), the held ones one by one once their writer is done. Archives
+ * gone meanwhile are skipped.
+ */
+async function applyMetadataMany(
+  deps: Deps,
+  answers: Map<string, Record<string, unknown>>,
+): Promise<Map<string, AppliedMetadata>> {
+  const applied = new Map<string, AppliedMetadata>()
+  const held: string[] = []
+  commit(deps, (w) => {
+    for (const [id, data] of answers) {
+      if (deps.locks.isLocked(id)) {
+        held.push(id)
+        continue
+      }
+      const row = findArchive(deps.db, id)
+      if (!row || row.unlinked) continue
+      const change = metadataPatch(row, data)
+      if (Object.keys(change.patch).length > 0) patchArchive(w, id, change.patch)
+      applied.set(id, change.applied)
+    }
+  })
+  for (const id of held) {
+    try {
+      applied.set(id, await applyMetadata(deps, id, answers.get(id)!))
+    } catch {
+      // Gone, or still held past the wait: its next edit or run will do.
+    }
+  }
+  return applied
 }
 
 /** One plugin as the queue endpoint asked: its failure fails the job with the plugin's message. */
@@ -80,28 +128,65 @@ export function enabledMetadataPlugins(deps: Pick<Deps, 'db'>): string[] {
   return listEnabledPluginNamespaces(deps.db, 'metadata')
 }
 
-/**
- * Every enabled metadata plugin on one archive, by priority, each seeing what the previous ones
- * wrote. A plugin that fails is listed with its message and the others still run.
- */
-async function execAuto(deps: Deps, id: string) {
-  await deps.plugins.ready()
-  const applied: ({ plugin: string } & AppliedMetadata)[] = []
-  const failed: { plugin: string; error: string }[] = []
-  for (const namespace of enabledMetadataPlugins(deps)) {
-    try {
-      const plugin = await requirePlugin(deps, namespace)
-      const answer = await runPlugin(deps, plugin, requireArchive(deps, id), null)
-      applied.push({ plugin: namespace, ...(await applyMetadata(deps, id, answer.data)) })
-    } catch (err) {
-      failed.push({ plugin: namespace, error: err instanceof Error ? err.message : String(err) })
-    }
+/** Runs in flight at once: each is an isolate on the sandbox's threads; the server awaits IPC. */
+const AUTO_RUNS_IN_FLIGHT = 4
+
+/** Calls `fn` on every item, at most `limit` at a time. */
+async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>) {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!)
   }
-  return { id, applied, failed }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
 }
 
-export function execPluginJob(deps: Deps, args: PluginExecArgs) {
-  return 'auto' in args ? execAuto(deps, args.id) : execOne(deps, args)
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err))
+
+/**
+ * Every enabled metadata plugin over new archives, by priority, each plugin seeing what the
+ * previous ones wrote: a plugin runs on every archive (a fresh isolate per run, a few in flight),
+ * then its answers are written in one transaction. A run that fails is listed with its message
+ * and the others go on.
+ */
+async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) => void) {
+  await deps.plugins.ready()
+  const applied: ({ plugin: string; id: string } & AppliedMetadata)[] = []
+  const failed: { plugin: string; id?: string; error: string }[] = []
+  const namespaces = enabledMetadataPlugins(deps)
+  const total = Math.max(1, ids.length * namespaces.length)
+  let done = 0
+  for (const namespace of namespaces) {
+    let plugin: Awaited<ReturnType<typeof requirePlugin>>
+    try {
+      plugin = await requirePlugin(deps, namespace)
+    } catch (err) {
+      failed.push({ plugin: namespace, error: messageOf(err) })
+      done += ids.length
+      continue
+    }
+    const answers = new Map<string, Record<string, unknown>>()
+    await eachLimited(ids, AUTO_RUNS_IN_FLIGHT, async (id) => {
+      try {
+        const row = findArchive(deps.db, id)
+        if (row && !row.unlinked) answers.set(id, (await runPlugin(deps, plugin, row, null)).data)
+      } catch (err) {
+        failed.push({ plugin: namespace, id, error: messageOf(err) })
+      }
+      progress(++done / total)
+    })
+    for (const [id, result] of await applyMetadataMany(deps, answers))
+      applied.push({ plugin: namespace, id, ...result })
+  }
+  return { ids, applied, failed }
+}
+
+export function execPluginJob(
+  deps: Deps,
+  args: PluginExecArgs,
+  progress: (fraction: number) => void = () => {},
+) {
+  if (!('auto' in args)) return execOne(deps, args)
+  return execAuto(deps, 'ids' in args ? args.ids : [args.id], progress)
 }
 
 /**
