@@ -2,6 +2,7 @@
 // index, later SSE) subscribe. Synchronous, so every subscriber has run before the writer's request
 // answers; a subscriber that throws is logged and skipped, never failing the writer or the others.
 import type { ArchiveRow } from './db/repos/archives.repo.ts'
+import type { DownloadItemRow } from './db/repos/downloads.repo.ts'
 import { createLogger, type Logger } from './log.ts'
 
 export type DomainEvent =
@@ -18,6 +19,9 @@ export type DomainEvent =
   | { type: 'tankoubon.removed'; id: string }
   /** Created, edited, deleted, or its member list changed. */
   | { type: 'category.changed'; id: string }
+  /** A download queue item was added (`created`) or its stored state changed. */
+  | { type: 'download.saved'; row: DownloadItemRow; created?: true }
+  | { type: 'download.removed'; id: string }
   | {
       type: 'job.progress'
       id: number

@@ -14,7 +14,8 @@ export type Write = { readonly db: Db; readonly events: DomainEvent[] }
  * Runs `write` in one immediate transaction, then publishes its events in order, before
  * returning (the next search of the same request sees the write). Nothing is published when the
  * transaction fails. An aggregate announced twice by one write (a Tankoubon whose members and name
- * both changed) is announced once; archive rows are always announced, the last one last.
+ * both changed) is announced once; archive and download rows are always announced, the last one
+ * last.
  */
 export function commit<T>(deps: Pick<Deps, 'db' | 'events'>, write: (w: Write) => T): T {
   // Inside an outer transaction, subscribers would hear of rows that could still roll back.
@@ -24,7 +25,11 @@ export function commit<T>(deps: Pick<Deps, 'db' | 'events'>, write: (w: Write) =
   const result = tx(deps.db, () => write({ db: deps.db, events }))
   let announced: Set<string> | undefined
   for (const event of events) {
-    if (event.type !== 'archive.saved' && event.type !== 'job.progress') {
+    if (
+      event.type !== 'archive.saved' &&
+      event.type !== 'download.saved' &&
+      event.type !== 'job.progress'
+    ) {
       const key = `${event.type}|${event.id}`
       announced ??= new Set()
       if (announced.has(key)) continue

@@ -7,8 +7,8 @@ export type DownloadItemRow = typeof downloadQueue.$inferSelect
 export type NewDownloadItem = typeof downloadQueue.$inferInsert
 export type DownloadItemPatch = Partial<Omit<DownloadItemRow, 'id' | 'createdAt'>>
 
-export function insertDownloadItem(db: Db, row: NewDownloadItem): void {
-  db.insert(downloadQueue).values(row).run()
+export function insertDownloadItem(db: Db, row: NewDownloadItem): DownloadItemRow {
+  return db.insert(downloadQueue).values(row).returning().get()
 }
 
 export function findDownloadItem(db: Db, id: string): DownloadItemRow | undefined {
