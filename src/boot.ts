@@ -156,11 +156,13 @@ export async function startServer(
       try {
         applyDomainRules(deps)
       } catch (error) {
-        log.warn('stored domain rules not applied', { error: (error as Error).message })
+        const message = error instanceof Error ? error.message : String(error)
+        log.warn('stored domain rules not applied', { error: message })
       }
     })
     stops.push(() => deps.contentSync.stop())
-    const port = app.server!.port!
+    const port = app.server?.port
+    if (port === undefined) throw new Error('the HTTP server did not report its port')
     const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
     return {
       deps,
