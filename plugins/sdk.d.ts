@@ -175,6 +175,38 @@ declare function fetch(input: string | URL, init?: SandboxFetchInit): Promise<Sa
 /** Waits on the host's clock (at most 10 s a call); there are no timers. */
 declare function sleep(ms: number): Promise<void>
 
+/** An element found by `html.select`: its tag, attributes, text and markup. */
+interface HtmlElement {
+  /** Lower-case tag name. */
+  readonly tag: string
+  /** Attribute values, entities decoded; names lower-case. */
+  readonly attrs: Readonly<Record<string, string>>
+  /** Visible text of the element, entities decoded, white space collapsed. */
+  readonly text: string
+  /** The markup between its start and end tags. */
+  readonly html: string
+  /** The markup of the element itself, tags included. */
+  readonly outerHtml: string
+  attr(name: string): string | null
+  /** Elements below this one matching the selector. */
+  select(selector: string): HtmlElement[]
+  selectOne(selector: string): HtmlElement | null
+}
+
+/**
+ * A DOM-free HTML reader (nothing runs, nothing is fetched). Selectors: tag, #id, .class, [attr],
+ * [attr=v], [attr^=v], [attr$=v], [attr*=v], [attr~=v], descendant and `>` combinators, comma
+ * lists; anything else throws.
+ */
+declare const html: {
+  select(markup: string, selector: string): HtmlElement[]
+  selectOne(markup: string, selector: string): HtmlElement | null
+  /** Visible text: tags, scripts and styles dropped, entities decoded, white space collapsed. */
+  text(markup: string): string
+  /** Entities decoded (named, decimal and hex). */
+  decode(text: string): string
+}
+
 /** Lines of the run's log. */
 declare const console: {
   log(...args: unknown[]): void

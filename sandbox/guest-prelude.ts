@@ -1,12 +1,16 @@
 // The JavaScript installed in every plugin context before the plugin: the only globals a plugin
-// gets (fetch, console, sleep, URL, URLSearchParams, TextEncoder, TextDecoder, atob, btoa, and the
-// ctx builder). It reads the host callbacks from `__host`, keeps them in closures and deletes the
-// global, so plugin code can reach the host only through these wrappers.
+// gets (fetch, console, sleep, URL, URLSearchParams, TextEncoder, TextDecoder, atob, btoa, html
+// from guest-html.ts, and the ctx builder). It reads the host callbacks from `__host`, keeps them
+// in closures and deletes the global, so plugin code can reach the host only through these
+// wrappers.
 //
 // `__host` (set by isolate.ts): fetch and entry and sleep are ivm.References answered with a
 // promise; log and parseUrl are synchronous ivm.Callbacks.
 
-export const GUEST_PRELUDE = String.raw`
+import { GUEST_HTML } from './guest-html.ts'
+
+export const GUEST_PRELUDE =
+  String.raw`
 'use strict';
 (() => {
   const host = globalThis.__host;
@@ -372,4 +376,4 @@ export const GUEST_PRELUDE = String.raw`
   define('sleep', sleep);
   Object.defineProperty(G, '__makeCtx', { value: makeCtx, configurable: true });
 })();
-`
+` + GUEST_HTML
