@@ -18,6 +18,16 @@ export function openDb(path: string): Db {
   return db
 }
 
+/**
+ * The database of a server that may be running, for reading only (the plugin CLI's `--archive
+ * <id>`): no migrations, no writes, WAL readers beside the server's writer.
+ */
+export function openDbReadOnly(path: string): Db {
+  const sqlite = new Database(path, { readonly: true, strict: true })
+  sqlite.exec('PRAGMA busy_timeout = 5000')
+  return drizzle({ client: sqlite, schema }) as Db
+}
+
 /** Runs fn in one immediate transaction (synchronous: bun:sqlite is). */
 export function tx<T>(db: Db, fn: () => T): T {
   return db.$client.transaction(fn).immediate()

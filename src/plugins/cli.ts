@@ -1,11 +1,14 @@
 // `npm run plugin -- check <file.ts>` and `npm run plugin -- run <file.ts> [...]`: a plugin author's
 // loop, through the real sandbox and the real fetch rules, with no server and no database.
 import { basename, dirname, join, resolve } from 'node:path'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createArchiveReader } from '../archive/reader.ts'
 import { BUILTIN_PLUGINS_DIR } from '../assets.ts'
-import { ConfigError, loadConfig } from '../config.ts'
+import { ConfigError, loadConfig, type Config } from '../config.ts'
+import { openDbReadOnly } from '../db/client.ts'
+import { findArchive } from '../db/repos/archives.repo.ts'
+import { isArchiveId } from '../model/ids.ts'
 import { createOutboundFetch } from '../net/fetch.ts'
 import { setLogLevel } from '../log.ts'
 import { createSandboxHost, type PluginCtx } from './host.ts'
@@ -14,9 +17,10 @@ import { ENTRY_OF, checkManifest, type PluginManifest, type PluginRunTag } from 
 const USAGE = `Usage:
   npm run plugin -- check <file.ts>
       reads pluginInfo() in the sandbox, checks it, and type-checks the file against plugins/sdk.d.ts
-  npm run plugin -- run <file.ts> [--url URL] [--archive FILE] [--arg name=value]... [--oneshot TEXT]
+  npm run plugin -- run <file.ts> [--url URL] [--archive FILE|ID] [--arg name=value]... [--oneshot TEXT]
       runs the plugin's entry for its type and prints its result, its log and its fetches
-      --archive  an archive file (cbz, zip, cbr, cb7, tar): ctx.archive and ctx.entry() read it
+      --archive  an archive file (cbz, zip, cbr, cb7, tar), or the id of an archive in the server's
+                 database (TANKOBUN_DATA_DIR, default ./data): ctx.archive and ctx.entry() read it
       --url      ctx.url (download plugins), also the one-shot argument when --oneshot is absent
   Private hosts (a local test site) need TANKOBUN_FETCH_ALLOW_PRIVATE, as for the server.
 `
@@ -81,9 +85,9 @@ export async function main(argv: string[]): Promise<number> {
     return 2
   }
   setLogLevel('error')
-  let allowPrivate: string[]
+  let config: Config
   try {
-    allowPrivate = loadConfig(process.env, []).fetchAllowPrivate
+    config = loadConfig(process.env, [])
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error
     process.stderr.write(`plugin: ${error.message}\n`)
@@ -91,7 +95,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const fetches: FetchLine[] = []
   const outbound = createOutboundFetch({
-    allowPrivate,
+    allowPrivate: config.fetchAllowPrivate,
     maxResponseBytes: 32 << 20,
     timeoutMs: 30_000,
   })
@@ -138,13 +142,48 @@ export async function main(argv: string[]): Promise<number> {
       )
       return 0
     }
-    return await runOnce(sandbox, parsed, manifest, source, reader, fetches)
+    const archive = parsed.options.archive
+      ? resolveArchive(parsed.options.archive, config)
+      : undefined
+    return await runOnce(sandbox, parsed, manifest, source, reader, fetches, archive)
   } catch (error) {
     process.stderr.write(`${parsed.file}: ${(error as Error).message}\n`)
     return 1
   } finally {
     await sandbox.close()
     await reader.close()
+  }
+}
+
+type ArchiveToRun = {
+  path: string
+  metadata: { arcid: string; title: string; tags: string; summary: string; filename: string }
+}
+
+/**
+ * `--archive`: a file, or else the id of a catalogued archive, whose stored metadata becomes
+ * ctx.archive (read from the server's database without writing to it).
+ */
+function resolveArchive(value: string, config: Config): ArchiveToRun {
+  if (existsSync(value) || !isArchiveId(value)) {
+    const path = resolve(value)
+    const stem = basename(path).replace(/\.[^.]+$/, '')
+    return { path, metadata: { arcid: '', title: stem, tags: '', summary: '', filename: stem } }
+  }
+  if (!existsSync(config.dbPath))
+    throw new Error(`no archive file ${value}, and no database at ${config.dbPath} to find it in`)
+  const db = openDbReadOnly(config.dbPath)
+  try {
+    const row = findArchive(db, value)
+    if (!row)
+      throw new Error(`no archive file ${value}, and no archive with that id in ${config.dbPath}`)
+    const { id: arcid, title, tags, summary, filename } = row
+    return {
+      path: join(config.contentDir, row.path),
+      metadata: { arcid, title, tags, summary, filename },
+    }
+  } finally {
+    db.$client.close()
   }
 }
 
@@ -155,24 +194,17 @@ async function runOnce(
   source: string,
   reader: ReturnType<typeof createArchiveReader>,
   fetches: FetchLine[],
+  archive?: ArchiveToRun,
 ): Promise<number> {
-  const archivePath = parsed.options.archive ? resolve(parsed.options.archive) : undefined
+  const archivePath = archive?.path
   const ctx: PluginCtx = {
     args: parsed.args,
     oneshot: parsed.oneshot ?? parsed.options.url ?? null,
     ...(parsed.options.url ? { url: parsed.options.url } : {}),
   }
-  if (archivePath) {
-    const stem = basename(archivePath).replace(/\.[^.]+$/, '')
-    const pages = await reader.listPages(archivePath)
-    ctx.archive = {
-      arcid: '',
-      title: stem,
-      tags: '',
-      summary: '',
-      filename: stem,
-      pagecount: pages.length,
-    }
+  if (archive) {
+    const pages = await reader.listPages(archive.path)
+    ctx.archive = { ...archive.metadata, pagecount: pages.length }
   }
   const tag: PluginRunTag = {
     namespace: basename(parsed.file, '.ts'),

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { makeCbz } from '../helpers/fixtures.ts'
+import { rescan } from '../helpers/rescan.ts'
+import { startTestServer } from '../helpers/server.ts'
 
 const ROOT = join(import.meta.dir, '..', '..')
 const dir = mkdtempSync(join(tmpdir(), 'tankobun-plugin-cli-'))
@@ -75,6 +78,49 @@ describe('npm run plugin -- run', () => {
     expect(out.code).toBe(1)
     expect(out.stdout).toContain('error:')
     expect(out.stdout).toContain('refused')
+  })
+})
+
+describe('npm run plugin -- run --archive', () => {
+  const echo = write(
+    'echo-archive.ts',
+    `export function pluginInfo() {
+      return { name: 'Echo', type: 'metadata', author: 't', description: 'd', version: '1' }
+    }
+    export function execMetadata(ctx: PluginContext) { return { summary: JSON.stringify(ctx.archive) } }`,
+  )
+
+  it('takes the id of a catalogued archive: its stored metadata, read while the server runs', async () => {
+    await using app = await startTestServer()
+    await app.idle()
+    const cookie = await app.login()
+    await makeCbz(join(app.contentDir, 'sub', 'Some Book.cbz'), { pages: 3 })
+    await rescan(app, cookie)
+    const [archive] = (await app.json('/api/archives', { cookie })).body
+    await app.json(`/api/archives/${archive.arcid}/metadata`, {
+      method: 'PUT',
+      cookie,
+      json: { tags: 'artist:someone', summary: 'kept' },
+    })
+    const env = { TANKOBUN_DATA_DIR: join(app.root, 'data'), TANKOBUN_CONTENT_DIR: app.contentDir }
+    const out = await cli(['run', echo, '--archive', archive.arcid], env)
+    expect(out.stderr).toBe('')
+    expect(out.code).toBe(0)
+    const summary = JSON.parse(
+      JSON.parse(out.stdout.split('result:\n')[1]!.split('\nlog:')[0]!).summary,
+    )
+    expect(summary).toEqual({
+      arcid: archive.arcid,
+      title: 'Some Book',
+      tags: expect.stringContaining('artist:someone'),
+      summary: 'kept',
+      filename: 'Some Book',
+      pagecount: 3,
+    })
+
+    const unknown = await cli(['run', echo, '--archive', 'f'.repeat(40)], env)
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain('no archive with that id')
   })
 })
 
