@@ -36,6 +36,10 @@ import { createPluginRegistry } from './plugins/registry.ts'
 import { BUILTIN_PLUGINS_DIR } from './assets.ts'
 import { readPluginEntry } from './domain/plugins/run.ts'
 import { applyDomainRules } from './domain/plugins/settings.ts'
+import {
+  createComparisonCache,
+  dropComparisonsOfRemovedItems,
+} from './domain/downloads/compare-cache.ts'
 
 const log = createLogger('boot')
 
@@ -131,9 +135,11 @@ export async function startServer(
       loginThrottle: createLoginThrottle(),
       sessionKeys: { signingKey: loadSigningKey(settings) },
       contentSync: createContentSync({ config, jobs, search }),
+      comparisons: createComparisonCache(),
       startedAt: Date.now(),
     }
     registerJobKinds(deps)
+    dropComparisonsOfRemovedItems(events, deps.comparisons)
     runPluginsOnNewArchives(deps)
     jobs.recover()
     const removed = await removeInterruptedWrites(config)

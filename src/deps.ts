@@ -21,6 +21,7 @@ import type { OutboundFetch } from './net/fetch.ts'
 import type { SandboxHost } from './plugins/host.ts'
 import type { PluginRunTag } from './plugins/manifest.ts'
 import type { PluginRegistry } from './plugins/registry.ts'
+import type { ComparisonCache } from './domain/downloads/compare-cache.ts'
 
 export type Deps = {
   config: Config
@@ -52,6 +53,8 @@ export type Deps = {
   sessionKeys: SessionKeys
   /** Content-folder sync (scan, watcher); boot starts it once jobs are registered. */
   contentSync: ContentSync
+  /** Page comparisons of download queue items, kept while both files are unchanged. */
+  comparisons: ComparisonCache
   /** Server start, for /api/info and cache bookkeeping. */
   startedAt: number
 }

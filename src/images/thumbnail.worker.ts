@@ -1,9 +1,11 @@
-// Runs inside a Bun Worker: sharp resizes pages to thumbnails and reads image headers.
+// Runs inside a Bun Worker: sharp resizes pages to thumbnails, reads image headers and takes page
+// signatures (perceptual hash and sharpness) for the download comparison.
 import { mkdir, rename, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import sharp from 'sharp'
 import { AppError, fail } from '../errors.ts'
 import { MAX_IMAGE_PIXELS } from './limits.ts'
+import type { PageSignature } from './types.ts'
 import { serveCalls } from '../workers/protocol.ts'
 
 export type ThumbnailRequest =
@@ -15,8 +17,9 @@ export type ThumbnailRequest =
       height: number
     }
   | { kind: 'dimensions'; input: Uint8Array }
+  | { kind: 'signature'; input: Uint8Array; sharpnessHeight: number; hash: boolean }
 
-export type ThumbnailResult = { width: number; height: number } | null
+export type ThumbnailResult = { width: number; height: number } | PageSignature | null
 
 const decodeOptions = {
   limitInputPixels: MAX_IMAGE_PIXELS,
@@ -93,6 +96,64 @@ async function readDimensions(input: Uint8Array): Promise<{ width: number; heigh
   return { width, height }
 }
 
+/** dHash: a 9x8 grey image, one bit per horizontal neighbour pair (left brighter), as 16 hex. */
+async function differenceHash(input: Uint8Array): Promise<string> {
+  const pixels = await greyPipeline(input).resize(9, 8, { fit: 'fill' }).raw().toBuffer()
+  let hex = ''
+  for (let y = 0; y < 8; y++) {
+    let byte = 0
+    for (let x = 0; x < 8; x++)
+      byte = (byte << 1) | (pixels[y * 9 + x]! > pixels[y * 9 + x + 1]! ? 1 : 0)
+    hex += byte.toString(16).padStart(2, '0')
+  }
+  return hex
+}
+
+/**
+ * Variance of the Laplacian of the page scaled to `height` px (enlarged too: a low-resolution page
+ * scaled up is blurry, which is what the figure should say). Both sides of a comparison are
+ * measured at the same height, so their figures compare.
+ */
+async function laplacianVariance(input: Uint8Array, height: number): Promise<number> {
+  const { data, info } = await greyPipeline(input)
+    .resize({ height })
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  const { width, height: rows } = info
+  if (width < 3 || rows < 3) return 0
+  let sum = 0
+  let squares = 0
+  for (let y = 1; y < rows - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const at = y * width + x
+      const value =
+        data[at - width]! + data[at + width]! + data[at - 1]! + data[at + 1]! - 4 * data[at]!
+      sum += value
+      squares += value * value
+    }
+  }
+  const count = (width - 2) * (rows - 2)
+  const mean = sum / count
+  return squares / count - mean * mean
+}
+
+/** One grey channel, transparency flattened on white (a page's paper). */
+function greyPipeline(input: Uint8Array) {
+  return sharp(input, decodeOptions).flatten({ background: '#ffffff' }).toColourspace('b-w')
+}
+
+async function pageSignature(
+  request: Extract<ThumbnailRequest, { kind: 'signature' }>,
+): Promise<PageSignature> {
+  try {
+    const hash = request.hash ? await differenceHash(request.input) : null
+    return { hash, sharpness: await laplacianVariance(request.input, request.sharpnessHeight) }
+  } catch (err) {
+    if (err instanceof AppError) throw err
+    throw undecodable(err)
+  }
+}
+
 // Imported on the main thread (tests of writeThumbnailFile), this module serves nothing.
 if (!Bun.isMainThread) {
   // Parallelism comes from the pool's workers; more libvips threads per worker only contend.
@@ -102,6 +163,7 @@ if (!Bun.isMainThread) {
       await makeThumbnail(request)
       return null
     }
+    if (request.kind === 'signature') return pageSignature(request)
     return readDimensions(request.input)
   })
 }

@@ -1,5 +1,5 @@
 // The Thumbnailer: sharp in a pool of Bun Workers, so resizing never blocks the HTTP loop.
-import type { Thumbnailer } from './types.ts'
+import type { PageSignature, Thumbnailer } from './types.ts'
 import { MAX_THUMBNAIL_MS } from './limits.ts'
 import { THUMBNAIL_WORKER_URL } from '../assets.ts'
 import { createWorkerPool } from '../workers/pool.ts'
@@ -22,7 +22,11 @@ export function createThumbnailer(options: { workers?: number } = {}): Thumbnail
     },
     async dimensions(input) {
       const size = await pool.run({ kind: 'dimensions', input })
-      return size!
+      return size as { width: number; height: number }
+    },
+    async signature(input, { sharpnessHeight, hash }) {
+      const result = await pool.run({ kind: 'signature', input, sharpnessHeight, hash })
+      return result as PageSignature
     },
     close: () => pool.close(),
   }

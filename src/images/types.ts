@@ -8,5 +8,15 @@ export type Thumbnailer = {
   ): Promise<void>
   /** Natural pixel size read from the image header. */
   dimensions(input: Uint8Array): Promise<{ width: number; height: number }>
+  /**
+   * A page's perceptual hash (dHash, 64 bits as 16 hex; null unless `hash`) and its sharpness
+   * (variance of the Laplacian at `sharpnessHeight` px tall).
+   */
+  signature(
+    input: Uint8Array,
+    options: { sharpnessHeight: number; hash: boolean },
+  ): Promise<PageSignature>
   close(): Promise<void>
 }
+
+export type PageSignature = { hash: string | null; sharpness: number }

@@ -1,0 +1,235 @@
+// Comparing a staged download (side a) with the archive its filename collides with (side b):
+// page signatures in the image workers, an order-preserving alignment, sharpness per aligned
+// pair (coarse for every page first, then precise for the pairs). Read-only: both files are only
+// read, through the archive reader, and nothing is resolved.
+import { stat } from 'node:fs/promises'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import type { Deps } from '../../deps.ts'
+import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { findDownloadItem, type DownloadItemRow } from '../../db/repos/downloads.repo.ts'
+import { AppError, fail } from '../../errors.ts'
+import { createLogger } from '../../log.ts'
+import { toAbsolutePath } from '../archives/files.ts'
+import {
+  alignPages,
+  MAX_ALIGNMENT_CELLS,
+  recommend,
+  sharperSide,
+  unmatchedPages,
+  type Better,
+  type Recommendation,
+  type Side,
+  type UnmatchedPage,
+} from './compare-align.ts'
+
+const log = createLogger('downloads.compare')
+
+/** Height pages are measured at in the coarse pass (every page) and the precise one (pairs). */
+export const COARSE_SHARPNESS_HEIGHT = 128
+export const PRECISE_SHARPNESS_HEIGHT = 768
+/** Pages read and measured at once: bounds the page bytes held in memory. */
+const PAGES_IN_FLIGHT = 4
+
+/** One aligned pair (wire names: the comparison is answered as it is computed). */
+export type ComparisonSample = {
+  a_index: number
+  b_index: number
+  a_filename: string
+  b_filename: string
+  distance: number
+  a_sharpness: number
+  b_sharpness: number
+  better: Better
+}
+
+export type ComparisonResult = {
+  pairs: ComparisonSample[]
+  a_total: number
+  b_total: number
+  unmatched_a: UnmatchedPage[]
+  unmatched_b: UnmatchedPage[]
+  recommendation: Recommendation
+  reason: string
+}
+
+export type SampleEvent = {
+  sample_index: number
+  phase: 'coarse' | 'precise'
+  sample: ComparisonSample
+}
+
+/** The two files of a filename conflict: a = the staged download, b = the existing archive. */
+export type CompareSides = {
+  item: DownloadItemRow
+  aPath: string
+  bPath: string
+  bRow: ArchiveRow
+}
+
+export function requireDownloadItem(deps: Pick<Deps, 'db'>, id: string): DownloadItemRow {
+  const item = findDownloadItem(deps.db, id)
+  if (!item) throw fail.not_found('No download queue item with this ID.')
+  return item
+}
+
+/** 404 for an unknown item; 400 when it has no staged download and existing archive to compare. */
+export function requireCompareSides(deps: Pick<Deps, 'db' | 'config'>, id: string): CompareSides {
+  const item = requireDownloadItem(deps, id)
+  if (!item.tempPath || !item.existingId)
+    throw fail.bad_request('This item has no staged download and existing archive to compare.')
+  const bRow = findArchive(deps.db, item.existingId)
+  if (!bRow || bRow.unlinked) throw fail.bad_request('The existing archive is no longer there.')
+  // Staged downloads live in the data folder; a stored path pointing elsewhere is not read.
+  const aPath = resolve(
+    isAbsolute(item.tempPath) ? item.tempPath : join(deps.config.tempDir, item.tempPath),
+  )
+  const inside = relative(resolve(deps.config.dataDir), aPath)
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside) || inside.startsWith(sep))
+    throw fail.bad_request('The staged download is not in the data folder.')
+  return { item, aPath, bPath: toAbsolutePath(deps.config.contentDir, bRow.path), bRow }
+}
+
+async function fileStamp(path: string, missing: string): Promise<string> {
+  const info = await stat(path).catch(() => null)
+  if (!info?.isFile()) throw fail.bad_request(missing)
+  return `${info.size}:${info.mtimeMs}`
+}
+
+/** What a kept comparison is valid for: both files as they are now. */
+async function identityOf(sides: CompareSides): Promise<string> {
+  const a = await fileStamp(sides.aPath, 'The staged download file is missing.')
+  const b = await fileStamp(sides.bPath, 'The existing archive file is missing.')
+  return `${a}|${b}`
+}
+
+/** `fn` over `items` with at most `limit` running, results in input order. */
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length)
+  let next = 0
+  const lane = async () => {
+    while (next < items.length) {
+      const at = next++
+      out[at] = await fn(items[at]!, at)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane))
+  return out
+}
+
+type Signature = { hash: string | null; sharpness: number }
+
+/** A page that cannot be read or decoded gets no hash (it matches nothing) and sharpness 0. */
+async function measure(
+  deps: Pick<Deps, 'reader' | 'thumbnailer'>,
+  path: string,
+  entry: string,
+  options: { hash: boolean; sharpnessHeight: number },
+): Promise<Signature> {
+  try {
+    return await deps.thumbnailer.signature(await deps.reader.readPage(path, entry), options)
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'unprocessable') throw error
+    log.warn('page not measured', { entry, error: error.message })
+    return { hash: null, sharpness: 0 }
+  }
+}
+
+/** Pages of one side in natural order (the reader's list; side b without its patch pages). */
+export function sidePages(deps: Pick<Deps, 'reader'>, sides: CompareSides, side: Side) {
+  return deps.reader.listPages(side === 'a' ? sides.aPath : sides.bPath)
+}
+
+/** Runs the whole comparison, reporting each pair's coarse sample, then its precise one. */
+export async function runComparison(
+  deps: Pick<Deps, 'reader' | 'thumbnailer'>,
+  sides: CompareSides,
+  onSample: (event: SampleEvent) => void = () => {},
+): Promise<ComparisonResult> {
+  const aPages = await sidePages(deps, sides, 'a')
+  const bPages = await sidePages(deps, sides, 'b')
+  if ((aPages.length + 1) * (bPages.length + 1) > MAX_ALIGNMENT_CELLS)
+    throw fail.unprocessable('These archives have too many pages to compare.')
+  const coarse = { hash: true, sharpnessHeight: COARSE_SHARPNESS_HEIGHT }
+  const aSigs = await mapLimited(aPages, PAGES_IN_FLIGHT, (e) =>
+    measure(deps, sides.aPath, e, coarse),
+  )
+  const bSigs = await mapLimited(bPages, PAGES_IN_FLIGHT, (e) =>
+    measure(deps, sides.bPath, e, coarse),
+  )
+  const aligned = alignPages(
+    aSigs.map((s) => s.hash),
+    bSigs.map((s) => s.hash),
+  )
+  const pairs = aligned.map((pair, index): ComparisonSample => {
+    const a_sharpness = aSigs[pair.a]!.sharpness
+    const b_sharpness = bSigs[pair.b]!.sharpness
+    const sample: ComparisonSample = {
+      a_index: pair.a,
+      b_index: pair.b,
+      a_filename: aPages[pair.a]!,
+      b_filename: bPages[pair.b]!,
+      distance: pair.distance,
+      a_sharpness,
+      b_sharpness,
+      better: sharperSide(a_sharpness, b_sharpness),
+    }
+    onSample({ sample_index: index, phase: 'coarse', sample })
+    return sample
+  })
+  const precise = { hash: false, sharpnessHeight: PRECISE_SHARPNESS_HEIGHT }
+  await mapLimited(pairs, PAGES_IN_FLIGHT / 2, async (sample, index) => {
+    const [a, b] = await Promise.all([
+      measure(deps, sides.aPath, sample.a_filename, precise),
+      measure(deps, sides.bPath, sample.b_filename, precise),
+    ])
+    const replaced: ComparisonSample = {
+      ...sample,
+      a_sharpness: a.sharpness,
+      b_sharpness: b.sharpness,
+      better: sharperSide(a.sharpness, b.sharpness),
+    }
+    pairs[index] = replaced
+    onSample({ sample_index: index, phase: 'precise', sample: replaced })
+  })
+  const unmatched_a = unmatchedPages('a', aPages, bPages, aligned)
+  const unmatched_b = unmatchedPages('b', bPages, aPages, aligned)
+  return {
+    pairs,
+    a_total: aPages.length,
+    b_total: bPages.length,
+    unmatched_a,
+    unmatched_b,
+    ...recommend({
+      better: pairs.map((p) => p.better),
+      unmatchedA: unmatched_a.length,
+      unmatchedB: unmatched_b.length,
+    }),
+  }
+}
+
+/**
+ * POST compare and the stream: the kept comparison of this item when both files are unchanged
+ * (replayed to `onSample` as a burst of coarse samples with the final figures), else a new run,
+ * kept for the next caller. A run in flight is shared: a second caller waits for it, then replays.
+ */
+export async function compareDownload(
+  deps: Deps,
+  id: string,
+  onSample?: (event: SampleEvent) => void,
+): Promise<ComparisonResult> {
+  const sides = requireCompareSides(deps, id)
+  const key = await identityOf(sides)
+  const kept = deps.comparisons.get(id)
+  if (kept && kept.key === key) {
+    const result = kept.settled ?? (await kept.result)
+    result.pairs.forEach((sample, index) =>
+      onSample?.({ sample_index: index, phase: 'coarse', sample }),
+    )
+    return result
+  }
+  return deps.comparisons.set(id, key, runComparison(deps, sides, onSample)).result
+}
