@@ -3,7 +3,7 @@
 import ivm from 'isolated-vm'
 import * as nodeModule from 'node:module'
 import { GUEST_PRELUDE } from './guest-prelude.ts'
-import type { LogLevel, RunLimits } from './protocol.ts'
+import type { ItemOutcome, LogLevel, RunLimits } from './protocol.ts'
 
 /** Longest a plugin's sleep() waits in one call; the run's wall clock bounds the total. */
 const MAX_SLEEP_MS = 10_000
@@ -91,7 +91,7 @@ function plainBytes(bytes: Uint8Array): Uint8Array {
 }
 
 export async function runPlugin(run: PluginRun, bridge: RunBridge): Promise<unknown> {
-  const { memoryMb, syncTimeoutMs, wallMs } = run.limits
+  const { memoryMb, wallMs } = run.limits
   const isolate = new ivm.Isolate({ memoryLimit: memoryMb })
   let timedOut = false
   // isolated-vm's timeout covers synchronous code only; code after an await and a promise that
@@ -100,26 +100,55 @@ export async function runPlugin(run: PluginRun, bridge: RunBridge): Promise<unkn
     timedOut = true
     if (!isolate.isDisposed) isolate.dispose()
   }, wallMs)
-  let settle!: (err: Error) => void
-  const disposed = new Promise<never>((_, reject) => (settle = reject))
-  disposed.catch(() => {})
-  const stopWatch = setInterval(() => {
-    if (isolate.isDisposed) settle(new Error('isolate disposed'))
-  }, 50)
+  const watch = watchDisposal(isolate)
   try {
-    return await Promise.race([execute(isolate, run, bridge), disposed])
+    const code = blankTypes(run.typescript) ?? run.source
+    const context = await isolate.createContext()
+    return await Promise.race([
+      runInContext(isolate, context, code, run, bridge, {
+        prelude: GUEST_PRELUDE,
+        call: CALL_ENTRY,
+      }),
+      watch.disposed,
+    ])
   } catch (err) {
     throw explain(err, { timedOut, isolate, limits: run.limits, filename: run.filename })
   } finally {
     clearTimeout(watchdog)
-    clearInterval(stopWatch)
+    watch.stop()
     if (!isolate.isDisposed) isolate.dispose()
   }
 }
 
-async function execute(isolate: ivm.Isolate, run: PluginRun, bridge: RunBridge): Promise<unknown> {
-  const timeout = run.limits.syncTimeoutMs
-  const context = await isolate.createContext()
+/** A promise that rejects once the isolate is disposed (its memory limit, or a watchdog): a
+ * pending call into a disposed isolate may never settle by itself. */
+function watchDisposal(isolate: ivm.Isolate): { disposed: Promise<never>; stop(): void } {
+  let settle!: (err: Error) => void
+  const disposed = new Promise<never>((_, reject) => (settle = reject))
+  disposed.catch(() => {})
+  const timer = setInterval(() => {
+    if (isolate.isDisposed) settle(new Error('isolate disposed'))
+  }, 50)
+  return { disposed, stop: () => clearInterval(timer) }
+}
+
+// The entry runs from a script so its result crosses as one JSON string (functions and other
+// uncopyable values are dropped the way JSON.stringify drops them).
+const CALL_ENTRY = `
+    (async () => {
+      const ns = __plugin, name = __entry, ctx = __makeCtx(__ctx);
+      delete globalThis.__plugin; delete globalThis.__entry; delete globalThis.__ctx; delete globalThis.__makeCtx;
+      if (typeof ns[name] !== 'function') throw new Error('the plugin does not export ' + name + '()');
+      const result = await ns[name](ctx);
+      return result === undefined ? 'null' : JSON.stringify(result);
+    })()`
+
+/** The prelude and the entry call as source (a single run) or compiled once for an isolate (a
+ * batch: a Script runs in any context of the isolate that compiled it). */
+type GuestScripts = { prelude: string | ivm.Script; call: string | ivm.Script }
+
+/** The host callbacks of one run, as `__host` for the prelude to take. */
+async function installHost(context: ivm.Context, bridge: RunBridge): Promise<void> {
   const jail = context.global
   await context.eval('globalThis.__host = {}')
   const hostObject = await jail.get('__host', { reference: true })
@@ -165,32 +194,173 @@ async function execute(isolate: ivm.Isolate, run: PluginRun, bridge: RunBridge):
   )
   await hostObject.set('parseUrl', new ivm.Callback(parseUrl))
   hostObject.release()
-  await context.eval(GUEST_PRELUDE, { timeout })
+}
 
-  const code = blankTypes(run.typescript) ?? run.source
+/** One plugin call in a fresh context: host callbacks, prelude, the plugin module, the entry. */
+async function runInContext(
+  isolate: ivm.Isolate,
+  context: ivm.Context,
+  code: string,
+  run: Omit<PluginRun, 'source' | 'typescript'>,
+  bridge: RunBridge,
+  scripts: GuestScripts,
+): Promise<unknown> {
+  const timeout = run.limits.syncTimeoutMs
+  const jail = context.global
+  await installHost(context, bridge)
+  if (typeof scripts.prelude === 'string') await context.eval(scripts.prelude, { timeout })
+  else await scripts.prelude.run(context, { timeout })
+  // In a batch the isolate has compiled this source before: V8 answers from its compile cache.
   const module = await isolate.compileModule(code, { filename: run.filename ?? 'plugin.ts' })
-  await module.instantiate(context, (specifier) => {
-    throw new Error(`plugins cannot import modules (${specifier})`)
-  })
-  await module.evaluate({ timeout })
-  await jail.set('__plugin', module.namespace.derefInto())
+  try {
+    await module.instantiate(context, (specifier) => {
+      throw new Error(`plugins cannot import modules (${specifier})`)
+    })
+    await module.evaluate({ timeout })
+    await jail.set('__plugin', module.namespace.derefInto())
+  } finally {
+    module.release()
+  }
   await jail.set('__ctx', JSON.stringify(run.ctx ?? {}))
   await jail.set('__entry', run.entry)
-  // The entry runs from a script so its result crosses as one JSON string (functions and other
-  // uncopyable values are dropped the way JSON.stringify drops them).
-  const call = await isolate.compileScript(`
-    (async () => {
-      const ns = __plugin, name = __entry, ctx = __makeCtx(__ctx);
-      delete globalThis.__plugin; delete globalThis.__entry; delete globalThis.__ctx; delete globalThis.__makeCtx;
-      if (typeof ns[name] !== 'function') throw new Error('the plugin does not export ' + name + '()');
-      const result = await ns[name](ctx);
-      return result === undefined ? 'null' : JSON.stringify(result);
-    })()`)
+  const call =
+    typeof scripts.call === 'string' ? await isolate.compileScript(scripts.call) : scripts.call
   const json = await call.run(context, { timeout, promise: true })
   if (typeof json !== 'string') return null
   if (json.length > MAX_RESULT_CHARS)
     throw new RunFailure(`plugin result is larger than ${MAX_RESULT_CHARS / 1024 / 1024} MB`)
   return JSON.parse(json)
+}
+
+export type PluginBatch = Omit<PluginRun, 'ctx'> & { ctxs: unknown[] }
+
+/** Items in flight in one batch isolate. They share its thread, so more only overlaps their waits
+ * on the server (entry reads, fetches). */
+const BATCH_IN_FLIGHT = 8
+/** A batch isolate is replaced after this many items, so its heap never fills with old contexts. */
+const ITEMS_PER_ISOLATE = 500
+
+/** One isolate of a batch: the prelude and entry call compiled once, the plugin compiled once
+ * (V8 keeps it in the isolate's compile cache for each item's fresh context). */
+type BatchIsolate = {
+  isolate: ivm.Isolate
+  scripts: Promise<GuestScripts>
+  watch: ReturnType<typeof watchDisposal>
+  started: number
+  inFlight: number
+}
+
+/**
+ * A plugin over many ctx's: one isolate (the memory limit is the isolate's) and a fresh context
+ * per item, so items never see each other's globals; each item has the sync timeout per call and
+ * its own wall-clock budget. An item past its budget fails alone, but ending its code means
+ * disposing the isolate, as its memory limit does: the other items in flight then are run again,
+ * one at a time in a fresh isolate (so the one that killed it is found and fails alone), and the
+ * rest go on. Each item is reported once, as it ends.
+ */
+export async function runBatch(
+  batch: PluginBatch,
+  bridgeOf: (item: number) => RunBridge,
+  report: (item: number, outcome: ItemOutcome) => void,
+): Promise<void> {
+  const code = blankTypes(batch.typescript) ?? batch.source
+  const { limits, filename } = batch
+  const queue = batch.ctxs.map((_, item) => ({ item, alone: false }))
+  let current: BatchIsolate | undefined
+
+  function retire(target: BatchIsolate): void {
+    if (current === target) current = undefined
+    if (target.inFlight === 0) {
+      target.watch.stop()
+      if (!target.isolate.isDisposed) target.isolate.dispose()
+    }
+  }
+
+  function isolateFor(): BatchIsolate {
+    if (current && !current.isolate.isDisposed && current.started < ITEMS_PER_ISOLATE)
+      return current
+    if (current) retire(current)
+    const isolate = new ivm.Isolate({ memoryLimit: limits.memoryMb })
+    const scripts = (async (): Promise<GuestScripts> => {
+      const prelude = await isolate.compileScript(GUEST_PRELUDE)
+      const call = await isolate.compileScript(CALL_ENTRY)
+      // Compiled once here: a syntax error fails the batch, and the items hit the cache.
+      ;(await isolate.compileModule(code, { filename: filename ?? 'plugin.ts' })).release()
+      return { prelude, call }
+    })()
+    scripts.catch(() => {})
+    current = { isolate, scripts, watch: watchDisposal(isolate), started: 0, inFlight: 0 }
+    return current
+  }
+
+  async function runItem(job: { item: number; alone: boolean }): Promise<void> {
+    const target = isolateFor()
+    target.started++
+    target.inFlight++
+    const { isolate } = target
+    let timedOut = false
+    // Past its budget the item's code can only be ended with the isolate. When others were in
+    // flight too, any of them may be the one holding the thread: all run again, alone.
+    let blamed = false
+    const watchdog = setTimeout(() => {
+      timedOut = true
+      blamed = job.alone || target.inFlight === 1
+      if (!isolate.isDisposed) isolate.dispose()
+    }, limits.wallMs)
+    let context: ivm.Context | undefined
+    try {
+      const call = async () => {
+        const scripts = await target.scripts
+        context = await isolate.createContext()
+        const run = { filename, entry: batch.entry, ctx: batch.ctxs[job.item], limits }
+        return runInContext(isolate, context, code, run, bridgeOf(job.item), scripts)
+      }
+      const result = await Promise.race([call(), target.watch.disposed])
+      report(job.item, { ok: true, result })
+    } catch (err) {
+      if (isolate.isDisposed && !blamed && !job.alone) {
+        queue.unshift({ item: job.item, alone: true })
+        return
+      }
+      // Alone in an isolate this batch did not end: only its memory limit ends one.
+      const failure =
+        isolate.isDisposed && !timedOut
+          ? new RunFailure(`plugin exceeded its memory limit (${limits.memoryMb} MB)`)
+          : explain(err, { timedOut, isolate, limits, filename })
+      report(job.item, { ok: false, error: failure.message })
+    } finally {
+      clearTimeout(watchdog)
+      if (!isolate.isDisposed) context?.release()
+      target.inFlight--
+      if (target !== current || isolate.isDisposed) retire(target)
+    }
+  }
+
+  const running = new Set<Promise<void>>()
+  let aloneRunning = false
+  while (queue.length > 0 || running.size > 0) {
+    const next = queue[0]
+    const free =
+      running.size === 0 || (!aloneRunning && !next?.alone && running.size < BATCH_IN_FLIGHT)
+    if (next && free) {
+      queue.shift()
+      // A compile error is the same for every item: the batch fails as a whole.
+      if (current === undefined && running.size === 0 && !next.alone) {
+        const first = isolateFor()
+        await first.scripts.catch((err) => {
+          retire(first)
+          throw explain(err, { timedOut: false, isolate: first.isolate, limits, filename })
+        })
+      }
+      aloneRunning = next.alone
+      const started = runItem(next).finally(() => running.delete(started))
+      running.add(started)
+      continue
+    }
+    await Promise.race(running)
+    if (running.size === 0) aloneRunning = false
+  }
+  if (current) retire(current)
 }
 
 /** `30 s`, or `300 ms` for a budget under a second (rounding would say 0 s). */

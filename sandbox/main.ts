@@ -1,7 +1,7 @@
 // The sandbox process: started by the server with Node 24 and an IPC channel, it runs each
 // 'host:run' in its own isolate and forwards the run's fetch, entry, library and log calls to the
 // server.
-import { RunFailure, runPlugin, type RunBridge } from './isolate.ts'
+import { RunFailure, runBatch, runPlugin, type RunBridge } from './isolate.ts'
 import type { HostMessage, SandboxMessage, WireFetchResponse } from './protocol.ts'
 
 type Waiting = { resolve(message: HostMessage): void; reject(err: Error): void }
@@ -30,13 +30,15 @@ function ask(id: number, build: (call: number) => SandboxMessage): Promise<HostM
   })
 }
 
-function bridgeFor(id: number): RunBridge {
+/** The bridge of run `id`, or of one item of batch `id`. */
+function bridgeFor(id: number, item?: number): RunBridge {
   let logged = 0
   return {
     async fetch(url, init) {
       const answer = await ask(id, (call) => ({
         type: 'sandbox:fetch',
         id,
+        item,
         call,
         url,
         init: {
@@ -51,13 +53,20 @@ function bridgeFor(id: number): RunBridge {
       return { ...response, body: fromBase64(response.body64) }
     },
     async entry(name) {
-      const answer = await ask(id, (call) => ({ type: 'sandbox:entry', id, call, name }))
+      const answer = await ask(id, (call) => ({ type: 'sandbox:entry', id, item, call, name }))
       if (answer.type !== 'host:entry-result' || answer.error !== undefined)
         throw new Error(answer.type === 'host:entry-result' ? answer.error : 'entry failed')
       return answer.body64 == null ? null : fromBase64(answer.body64)
     },
     async library(method, args) {
-      const answer = await ask(id, (call) => ({ type: 'sandbox:library', id, call, method, args }))
+      const answer = await ask(id, (call) => ({
+        type: 'sandbox:library',
+        id,
+        item,
+        call,
+        method,
+        args,
+      }))
       if (answer.type !== 'host:library-result' || answer.error !== undefined)
         throw new Error(answer.type === 'host:library-result' ? answer.error : 'library failed')
       return answer.json ?? 'null'
@@ -65,7 +74,7 @@ function bridgeFor(id: number): RunBridge {
     log(level, message) {
       // A plugin logging in a loop must not flood the channel; the host keeps fewer still.
       if (++logged > MAX_LOG_LINES) return
-      send({ type: 'sandbox:log', id, level, message: message.slice(0, MAX_LOG_LINE_CHARS) })
+      send({ type: 'sandbox:log', id, item, level, message: message.slice(0, MAX_LOG_LINE_CHARS) })
     },
   }
 }
@@ -85,9 +94,29 @@ async function run(message: Extract<HostMessage, { type: 'host:run' }>): Promise
   }
 }
 
+async function batch(message: Extract<HostMessage, { type: 'host:batch' }>): Promise<void> {
+  const { id } = message
+  waiting.set(id, new Map())
+  try {
+    await runBatch(
+      message,
+      (item) => bridgeFor(id, item),
+      (item, outcome) => send({ type: 'sandbox:item', id, item, ...outcome }),
+    )
+    send({ type: 'sandbox:done', id, ok: true, result: null })
+  } catch (err) {
+    const error = err instanceof RunFailure || err instanceof Error ? err.message : String(err)
+    send({ type: 'sandbox:done', id, ok: false, error })
+  } finally {
+    for (const call of waiting.get(id)?.values() ?? []) call.reject(new Error('the run has ended'))
+    waiting.delete(id)
+  }
+}
+
 process.on('message', (raw) => {
   const message = raw as HostMessage
   if (message?.type === 'host:run') void run(message)
+  else if (message?.type === 'host:batch') void batch(message)
   else if (
     message?.type === 'host:fetch-result' ||
     message?.type === 'host:entry-result' ||

@@ -45,6 +45,20 @@ export type HostMessage =
       limits: RunLimits
     }
   | {
+      /** One plugin over many ctx's (Run Automatically over a batch of archives): one isolate, each
+       * ctx in its own fresh context of it; each item is answered by its own 'sandbox:item'. */
+      type: 'host:batch'
+      id: number
+      source: string
+      typescript?: string
+      filename?: string
+      entry: string
+      /** One ctx per item, answered by index. */
+      ctxs: unknown[]
+      /** memoryMb is the isolate's; syncTimeoutMs and wallMs apply to each item. */
+      limits: RunLimits
+    }
+  | {
       type: 'host:fetch-result'
       id: number
       call: number
@@ -68,13 +82,32 @@ export type HostMessage =
       error?: string
     }
 
-/** Sandbox -> host. */
+/** One item of a batch ended: its result, or why it failed. */
+export type ItemOutcome = { ok: true; result: unknown } | { ok: false; error: string }
+
+/** Sandbox -> host. `item` names the batch item a call comes from (absent for a single run). */
 export type SandboxMessage =
   | { type: 'sandbox:ready' }
-  | { type: 'sandbox:fetch'; id: number; call: number; url: string; init: WireFetchInit }
-  | { type: 'sandbox:entry'; id: number; call: number; name: string }
+  | {
+      type: 'sandbox:fetch'
+      id: number
+      item?: number
+      call: number
+      url: string
+      init: WireFetchInit
+    }
+  | { type: 'sandbox:entry'; id: number; item?: number; call: number; name: string }
   /** A script plugin's `ctx.library` call; `args` is the JSON text of its arguments. */
-  | { type: 'sandbox:library'; id: number; call: number; method: string; args: string }
-  | { type: 'sandbox:log'; id: number; level: LogLevel; message: string }
+  | {
+      type: 'sandbox:library'
+      id: number
+      item?: number
+      call: number
+      method: string
+      args: string
+    }
+  | { type: 'sandbox:log'; id: number; item?: number; level: LogLevel; message: string }
+  | ({ type: 'sandbox:item'; id: number; item: number } & ItemOutcome)
+  /** A run's end; a batch's end once every item was answered (ok false: none will be). */
   | { type: 'sandbox:done'; id: number; ok: true; result: unknown }
   | { type: 'sandbox:done'; id: number; ok: false; error: string }

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs'
 import type { Subprocess } from 'bun'
 import type {
   HostMessage,
+  ItemOutcome,
   LogLevel,
   RunLimits,
   SandboxMessage,
@@ -94,8 +95,29 @@ export type SandboxHostOptions<Tag = unknown> = {
   mainPath?: string
 }
 
+/** One plugin over many ctx's (Run Automatically over a batch of archives). */
+export type PluginBatchRequest<Tag = unknown> = Omit<PluginRunRequest<Tag>, 'ctx' | 'tag'> & {
+  /** One per run; each is seen by fetch, entry and log as that run's ctx and tag. */
+  items: { ctx: PluginCtx; tag?: Tag }[]
+}
+
+/** How one item of a batch ended, with what it logged and fetched. */
+export type PluginItemOutcome = ({ ok: true; result: unknown } | { ok: false; error: string }) & {
+  logs: PluginLogLine[]
+  fetches: PluginFetchRecord[]
+}
+
 export type SandboxHost<Tag = unknown> = {
   run(request: PluginRunRequest<Tag>): Promise<PluginRunResult>
+  /**
+   * Runs the plugin once per item in one sandbox isolate (a fresh context per item, the memory
+   * limit per isolate, the sync timeout and wall clock per item). `onItem` is told of each item
+   * as it ends, exactly once, in no set order; the promise resolves after the last one.
+   */
+  runBatch(
+    request: PluginBatchRequest<Tag>,
+    onItem: (index: number, outcome: PluginItemOutcome) => void,
+  ): Promise<void>
   close(): Promise<void>
 }
 
@@ -110,13 +132,23 @@ export class PluginRunError extends AppError {
   }
 }
 
-type Pending<Tag> = {
+/** One run as the host's callbacks see it: a single run, or one item of a batch. */
+type RunState<Tag> = {
   request: PluginRunRequest<Tag>
   logs: PluginLogLine[]
   fetches: PluginFetchRecord[]
-  resolve(result: PluginRunResult): void
-  reject(err: Error): void
+}
+type Pending<Tag> = {
+  /** One for a run; one per item for a batch (sandbox messages name the item). */
+  runs: RunState<Tag>[]
+  /** A batch item ended (batches only). */
+  item?(index: number, outcome: ItemOutcome): void
+  done(message: Extract<SandboxMessage, { type: 'sandbox:done' }>): void
+  /** The process died or stopped answering. */
+  fail(message: string): void
   timer: Timer
+  /** How long the process may stay silent on this run before it is given up. */
+  silenceMs: number
 }
 type Child<Tag> = {
   proc: Subprocess
@@ -160,7 +192,7 @@ export function createSandboxHost<Tag = unknown>(
     target.proc.kill('SIGKILL')
     for (const call of target.pending.values()) {
       clearTimeout(call.timer)
-      call.reject(new PluginRunError(`plugin sandbox ${why}`, call.logs, call.fetches))
+      call.fail(`plugin sandbox ${why}`)
     }
     target.pending.clear()
     if (!closed) log.warn('plugin sandbox stopped; the next run starts a new one', { why })
@@ -218,41 +250,48 @@ export function createSandboxHost<Tag = unknown>(
     if (message.type === 'sandbox:ready') return
     const call = target.pending.get(message.id)
     if (!call) return
+    if (message.type === 'sandbox:done') {
+      finish(target, message.id)
+      call.done(message)
+      return
+    }
+    // A batch is given up only when the sandbox goes silent on it, not after a set time.
+    if (call.item) call.timer.refresh()
+    if (message.type === 'sandbox:item') {
+      call.item?.(message.item, message)
+      return
+    }
+    const run = call.runs[message.item ?? 0]
+    if (!run) return
     switch (message.type) {
       case 'sandbox:log': {
-        if (call.logs.length >= MAX_LOG_LINES) return
+        if (run.logs.length >= MAX_LOG_LINES) return
         const line: PluginLogLine = {
           level: message.level,
           message:
-            call.logs.length === MAX_LOG_LINES - 1
+            run.logs.length === MAX_LOG_LINES - 1
               ? '(further log lines dropped)'
               : String(message.message).slice(0, MAX_LOG_LINE_CHARS),
         }
-        call.logs.push(line)
-        options.log?.(line, call.request)
+        run.logs.push(line)
+        options.log?.(line, run.request)
         return
       }
       case 'sandbox:fetch':
-        void bridgeFetch(target, call, message)
+        void bridgeFetch(target, run, message)
         return
       case 'sandbox:entry':
-        void bridgeEntry(target, call, message)
+        void bridgeEntry(target, run, message)
         return
       case 'sandbox:library':
-        void bridgeLibrary(target, call, message)
+        void bridgeLibrary(target, run, message)
         return
-      case 'sandbox:done': {
-        finish(target, message.id)
-        if (message.ok)
-          call.resolve({ result: message.result, logs: call.logs, fetches: call.fetches })
-        else call.reject(new PluginRunError(message.error, call.logs, call.fetches))
-      }
     }
   }
 
   async function bridgeFetch(
     target: Child<Tag>,
-    call: Pending<Tag>,
+    call: RunState<Tag>,
     message: Extract<SandboxMessage, { type: 'sandbox:fetch' }>,
   ): Promise<void> {
     const { id, url } = message
@@ -289,7 +328,7 @@ export function createSandboxHost<Tag = unknown>(
 
   async function bridgeEntry(
     target: Child<Tag>,
-    call: Pending<Tag>,
+    call: RunState<Tag>,
     message: Extract<SandboxMessage, { type: 'sandbox:entry' }>,
   ): Promise<void> {
     const { id } = message
@@ -310,7 +349,7 @@ export function createSandboxHost<Tag = unknown>(
 
   async function bridgeLibrary(
     target: Child<Tag>,
-    call: Pending<Tag>,
+    call: RunState<Tag>,
     message: Extract<SandboxMessage, { type: 'sandbox:library' }>,
   ): Promise<void> {
     const { id } = message
@@ -332,46 +371,134 @@ export function createSandboxHost<Tag = unknown>(
     }
   }
 
+  /** Plain JavaScript for the sandbox; a syntax error names the plugin's file and line. */
+  function transpile(request: { source: string; filename?: string }): string {
+    const filename = request.filename ?? 'plugin.ts'
+    try {
+      return transpiler.transformSync(request.source)
+    } catch (err) {
+      const line = (err as { position?: { line?: number } }).position?.line
+      const where = line ? `${filename}:${line}: ` : `${filename}: `
+      throw new PluginRunError(
+        `${where}plugin does not compile: SyntaxError: ${(err as Error).message}`,
+        [],
+        [],
+      )
+    }
+  }
+
+  /** The running sandbox process, started when there is none. */
+  async function ready(): Promise<Child<Tag>> {
+    if (closed) throw new AppError('internal', 'plugin sandbox is closed')
+    child ??= start()
+    const target = child
+    await target.ready
+    if (target.dead)
+      throw new PluginRunError('plugin sandbox exited before the run started', [], [])
+    return target
+  }
+
+  /** Sends a run or batch and keeps its callbacks until the sandbox says it is done. */
+  function dispatch(
+    target: Child<Tag>,
+    pending: Omit<Pending<Tag>, 'timer'>,
+    message: HostMessage,
+  ): void {
+    const timer = setTimeout(
+      () => bury(target, `did not answer within ${pending.silenceMs} ms`),
+      pending.silenceMs,
+    )
+    target.pending.set(message.id, { ...pending, timer })
+    target.proc.ref()
+    reply(target, message)
+  }
+
   return {
     async run(request) {
-      if (closed) throw new AppError('internal', 'plugin sandbox is closed')
       const filename = request.filename ?? 'plugin.ts'
-      let source: string
-      try {
-        source = transpiler.transformSync(request.source)
-      } catch (err) {
-        const line = (err as { position?: { line?: number } }).position?.line
-        const where = line ? `${filename}:${line}: ` : `${filename}: `
-        throw new PluginRunError(
-          `${where}plugin does not compile: SyntaxError: ${(err as Error).message}`,
-          [],
-          [],
-        )
-      }
+      const source = transpile(request)
       const limits: RunLimits = { ...DEFAULT_PLUGIN_LIMITS, ...request.limits }
-      child ??= start()
-      const target = child
-      await target.ready
-      if (target.dead)
-        throw new PluginRunError('plugin sandbox exited before the run started', [], [])
+      const target = await ready()
       const id = nextId++
+      const state: RunState<Tag> = { request, logs: [], fetches: [] }
       return new Promise<PluginRunResult>((resolve, reject) => {
-        const timer = setTimeout(
-          () => bury(target, `did not answer within ${limits.wallMs + HOST_GRACE_MS} ms`),
-          limits.wallMs + HOST_GRACE_MS,
+        dispatch(
+          target,
+          {
+            runs: [state],
+            silenceMs: limits.wallMs + HOST_GRACE_MS,
+            done(message) {
+              if (message.ok)
+                resolve({ result: message.result, logs: state.logs, fetches: state.fetches })
+              else reject(new PluginRunError(message.error, state.logs, state.fetches))
+            },
+            fail: (why) => reject(new PluginRunError(why, state.logs, state.fetches)),
+          },
+          {
+            type: 'host:run',
+            id,
+            source,
+            typescript: request.source,
+            filename,
+            entry: request.entry,
+            ctx: request.ctx,
+            limits,
+          },
         )
-        target.pending.set(id, { request, logs: [], fetches: [], resolve, reject, timer })
-        target.proc.ref()
-        reply(target, {
-          type: 'host:run',
-          id,
-          source,
-          typescript: request.source,
-          filename,
-          entry: request.entry,
-          ctx: request.ctx,
-          limits,
-        })
+      })
+    },
+
+    async runBatch(request, onItem) {
+      if (request.items.length === 0) return
+      const filename = request.filename ?? 'plugin.ts'
+      const source = transpile(request)
+      const limits: RunLimits = { ...DEFAULT_PLUGIN_LIMITS, ...request.limits }
+      const target = await ready()
+      const id = nextId++
+      const runs: RunState<Tag>[] = request.items.map(({ ctx, tag }) => ({
+        request: { ...request, ctx, tag },
+        logs: [],
+        fetches: [],
+      }))
+      const reported = new Set<number>()
+      const tell = (index: number, outcome: ItemOutcome) => {
+        const run = runs[index]
+        if (!run || reported.has(index)) return
+        reported.add(index)
+        onItem(index, { ...outcome, logs: run.logs, fetches: run.fetches })
+      }
+      // Items the sandbox never answered (it died, or the batch failed as a whole) fail with why.
+      const failRest = (error: string) => {
+        for (let index = 0; index < runs.length; index++) tell(index, { ok: false, error })
+      }
+      return new Promise<void>((resolve) => {
+        dispatch(
+          target,
+          {
+            runs,
+            // An item may wait out another's budget, then run again alone with its own.
+            silenceMs: 2 * limits.wallMs + HOST_GRACE_MS,
+            item: tell,
+            done(message) {
+              failRest(message.ok ? 'plugin sandbox did not answer this run' : message.error)
+              resolve()
+            },
+            fail(why) {
+              failRest(why)
+              resolve()
+            },
+          },
+          {
+            type: 'host:batch',
+            id,
+            source,
+            typescript: request.source,
+            filename,
+            entry: request.entry,
+            ctxs: request.items.map((item) => item.ctx),
+            limits,
+          },
+        )
       })
     },
     async close() {
