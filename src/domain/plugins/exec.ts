@@ -9,7 +9,7 @@ import { joinTags, splitTags } from '../../model/tags.ts'
 import { requireArchive } from '../archives/lookup.ts'
 import { patchArchive, type ArchivePatch } from '../archives/save.ts'
 import { commit } from '../commit.ts'
-import { runPlugin } from './run.ts'
+import { runPlugin, runPluginBatch } from './run.ts'
 import { requirePlugin } from './settings.ts'
 
 /**
@@ -128,25 +128,16 @@ export function enabledMetadataPlugins(deps: Pick<Deps, 'db'>): string[] {
   return listEnabledPluginNamespaces(deps.db, 'metadata')
 }
 
-/** Runs in flight at once: each is an isolate on the sandbox's threads; the server awaits IPC. */
-const AUTO_RUNS_IN_FLIGHT = 4
-
-/** Calls `fn` on every item, at most `limit` at a time. */
-async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>) {
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!)
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-}
+/** Answers written per transaction as a batch's results arrive (a scan's batch is a few hundred). */
+const APPLY_CHUNK = 100
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err))
 
 /**
  * Every enabled metadata plugin over new archives, by priority, each plugin seeing what the
- * previous ones wrote: a plugin runs on every archive (a fresh isolate per run, a few in flight),
- * then its answers are written in one transaction. A run that fails is listed with its message
- * and the others go on.
+ * previous ones wrote: a plugin runs over the whole batch in one sandbox batch (one isolate, a
+ * fresh context per archive), and its answers are written as they arrive, a chunk per
+ * transaction. A run that fails is listed with its message and the others go on.
  */
 async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) => void) {
   await deps.plugins.ready()
@@ -156,26 +147,44 @@ async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) 
   const total = Math.max(1, ids.length * namespaces.length)
   let done = 0
   for (const namespace of namespaces) {
+    const start = done
+    done += ids.length
     let plugin: Awaited<ReturnType<typeof requirePlugin>>
     try {
       plugin = await requirePlugin(deps, namespace)
     } catch (err) {
       failed.push({ plugin: namespace, error: messageOf(err) })
-      done += ids.length
       continue
     }
-    const answers = new Map<string, Record<string, unknown>>()
-    await eachLimited(ids, AUTO_RUNS_IN_FLIGHT, async (id) => {
-      try {
-        const row = findArchive(deps.db, id)
-        if (row && !row.unlinked) answers.set(id, (await runPlugin(deps, plugin, row, null)).data)
-      } catch (err) {
-        failed.push({ plugin: namespace, id, error: messageOf(err) })
-      }
-      progress(++done / total)
-    })
-    for (const [id, result] of await applyMetadataMany(deps, answers))
-      applied.push({ plugin: namespace, id, ...result })
+    // Rows as the previous plugin left them; archives gone meanwhile are skipped.
+    const rows = ids
+      .map((id) => findArchive(deps.db, id))
+      .filter((row): row is ArchiveRow => !!row && !row.unlinked)
+    let ended = 0
+    let answers = new Map<string, Record<string, unknown>>()
+    let writes = Promise.resolve()
+    const flush = () => {
+      if (answers.size === 0) return
+      const chunk = answers
+      answers = new Map()
+      writes = writes.then(async () => {
+        for (const [id, result] of await applyMetadataMany(deps, chunk))
+          applied.push({ plugin: namespace, id, ...result })
+      })
+    }
+    try {
+      await runPluginBatch(deps, plugin, rows, (row, outcome) => {
+        if (outcome.ok) answers.set(row.id, outcome.answer.data)
+        else failed.push({ plugin: namespace, id: row.id, error: outcome.error })
+        if (answers.size >= APPLY_CHUNK) flush()
+        progress((start + ++ended) / total)
+      })
+    } catch (err) {
+      // The plugin could not be prepared (its file is gone, its login failed): none of it ran.
+      failed.push({ plugin: namespace, error: messageOf(err) })
+    }
+    flush()
+    await writes
   }
   return { ids, applied, failed }
 }

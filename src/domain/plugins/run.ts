@@ -5,7 +5,12 @@ import type { Deps } from '../../deps.ts'
 import type { ArchiveReader } from '../../archive/types.ts'
 import { fail } from '../../errors.ts'
 import { PluginRunError, type PluginCtx } from '../../plugins/host.ts'
-import { ENTRY_OF, type PluginRunTag, type PluginType } from '../../plugins/manifest.ts'
+import {
+  ENTRY_OF,
+  type LoginSession,
+  type PluginRunTag,
+  type PluginType,
+} from '../../plugins/manifest.ts'
 import { requireArchive } from '../archives/lookup.ts'
 import { toAbsolutePath } from '../archives/files.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
@@ -45,24 +50,47 @@ export async function runPluginNow(
   return runPlugin(deps, plugin, archive, query.arg ?? null)
 }
 
-/**
- * One run of an installed plugin (the run now, the `plugin_exec` job): `archive` is required by a
- * metadata plugin. A plugin naming `login_from` fetches with that login plugin's session. A failing
- * plugin is a 400 with its message.
- */
-export async function runPlugin(
-  deps: Deps,
-  plugin: InstalledPlugin,
-  archive: ArchiveRow | undefined,
-  oneshot: string | null,
-): Promise<PluginRunAnswer> {
+/** What every run of one plugin shares (its file, saved arguments, limits, login session): read
+ * once for a batch of runs. */
+export type PreparedPlugin = {
+  plugin: InstalledPlugin
+  source: string
+  args: Record<string, unknown>
+  limits: { wallMs: number; memoryMb: number }
+  login?: LoginSession
+}
+
+export async function preparePlugin(deps: Deps, plugin: InstalledPlugin): Promise<PreparedPlugin> {
   // A login plugin's own login_from is not followed: two could name each other.
   const login =
     plugin.info.login_from && plugin.type !== 'login'
       ? await loginSession(deps, plugin.info.login_from)
       : undefined
-  const ctx: PluginCtx = {
+  const source = await Bun.file(plugin.source)
+    .text()
+    .catch(() => {
+      throw fail.bad_request(`Plugin ${plugin.namespace} cannot be read: its file is gone.`)
+    })
+  return {
+    plugin,
+    source,
     args: await pluginArgs(deps, plugin),
+    limits: {
+      wallMs: pluginTimeoutMs(deps, plugin.namespace),
+      memoryMb: deps.settings.get('plugin_memory_mb'),
+    },
+    ...(login ? { login } : {}),
+  }
+}
+
+function ctxOf(
+  prepared: PreparedPlugin,
+  archive: ArchiveRow | undefined,
+  oneshot: string | null,
+): PluginCtx {
+  const { plugin } = prepared
+  return {
+    args: prepared.args,
     oneshot,
     ...(archive
       ? {
@@ -79,36 +107,25 @@ export async function runPlugin(
     ...(plugin.type === 'download' && oneshot ? { url: oneshot } : {}),
     ...(plugin.type === 'script' ? { library: true as const } : {}),
   }
-  const source = await Bun.file(plugin.source)
-    .text()
-    .catch(() => {
-      throw fail.bad_request(`Plugin ${plugin.namespace} cannot be read: its file is gone.`)
-    })
-  let result: unknown
-  try {
-    const out = await deps.sandbox.run({
-      source,
-      filename: `${plugin.namespace}.ts`,
-      entry: ENTRY_OF[plugin.type],
-      ctx,
-      limits: {
-        wallMs: pluginTimeoutMs(deps, plugin.namespace),
-        memoryMb: deps.settings.get('plugin_memory_mb'),
-      },
-      tag: {
-        namespace: plugin.namespace,
-        hosts: plugin.info.hosts ?? [],
-        ...(archive ? { archivePath: toAbsolutePath(deps.config.contentDir, archive.path) } : {}),
-        ...(login ? { login } : {}),
-        ...(plugin.type === 'script' ? { library: libraryGrant(deps) } : {}),
-      },
-    })
-    result = out.result
-  } catch (err) {
-    // A failing plugin is bad input to this request, as LANraragi answers it (400 Env).
-    if (err instanceof PluginRunError) throw fail.bad_request(err.message)
-    throw err
+}
+
+function tagOf(
+  deps: Deps,
+  prepared: PreparedPlugin,
+  archive: ArchiveRow | undefined,
+): PluginRunTag {
+  const { plugin, login } = prepared
+  return {
+    namespace: plugin.namespace,
+    hosts: plugin.info.hosts ?? [],
+    ...(archive ? { archivePath: toAbsolutePath(deps.config.contentDir, archive.path) } : {}),
+    ...(login ? { login } : {}),
+    ...(plugin.type === 'script' ? { library: libraryGrant(deps) } : {}),
   }
+}
+
+/** A plugin's answer as the run's data; an `{error}` answer is a 400 with its message. */
+function answerOf(plugin: InstalledPlugin, result: unknown): PluginRunAnswer {
   const data =
     result !== null && typeof result === 'object' && !Array.isArray(result)
       ? (result as Record<string, unknown>)
@@ -128,5 +145,84 @@ export async function runPlugin(
       ...(typeof data.title === 'string' ? { title: data.title } : {}),
       ...(typeof data.summary === 'string' ? { summary: data.summary } : {}),
     },
+  }
+}
+
+/**
+ * One run of an installed plugin (the run now, the `plugin_exec` job): `archive` is required by a
+ * metadata plugin. A plugin naming `login_from` fetches with that login plugin's session. A failing
+ * plugin is a 400 with its message.
+ */
+export async function runPlugin(
+  deps: Deps,
+  plugin: InstalledPlugin,
+  archive: ArchiveRow | undefined,
+  oneshot: string | null,
+): Promise<PluginRunAnswer> {
+  const prepared = await preparePlugin(deps, plugin)
+  let result: unknown
+  try {
+    const out = await deps.sandbox.run({
+      source: prepared.source,
+      filename: `${plugin.namespace}.ts`,
+      entry: ENTRY_OF[plugin.type],
+      ctx: ctxOf(prepared, archive, oneshot),
+      limits: prepared.limits,
+      tag: tagOf(deps, prepared, archive),
+    })
+    result = out.result
+  } catch (err) {
+    // A failing plugin is bad input to this request, as LANraragi answers it (400 Env).
+    if (err instanceof PluginRunError) throw fail.bad_request(err.message)
+    throw err
+  }
+  return answerOf(plugin, result)
+}
+
+/** How one archive of a batch ended: the plugin's answer, or why its run failed. */
+export type BatchOutcome = { ok: true; answer: PluginRunAnswer } | { ok: false; error: string }
+
+/**
+ * A plugin over many archives as one sandbox batch (Run Automatically): one isolate, the plugin
+ * compiled once, a fresh context per archive. `onAnswer` is told of each archive as its run ends
+ * (a run's failure fails that archive only). A plugin that cannot be read or compiled throws.
+ */
+export async function runPluginBatch(
+  deps: Deps,
+  plugin: InstalledPlugin,
+  archives: ArchiveRow[],
+  onAnswer: (archive: ArchiveRow, outcome: BatchOutcome) => void,
+): Promise<void> {
+  if (archives.length === 0) return
+  const prepared = await preparePlugin(deps, plugin)
+  try {
+    await deps.sandbox.runBatch(
+      {
+        source: prepared.source,
+        filename: `${plugin.namespace}.ts`,
+        entry: ENTRY_OF[plugin.type],
+        limits: prepared.limits,
+        items: archives.map((archive) => ({
+          ctx: ctxOf(prepared, archive, null),
+          tag: tagOf(deps, prepared, archive),
+        })),
+      },
+      (index, outcome) => {
+        const archive = archives[index]
+        if (!archive) return
+        let answer: BatchOutcome
+        try {
+          answer = outcome.ok
+            ? { ok: true, answer: answerOf(plugin, outcome.result) }
+            : { ok: false, error: outcome.error }
+        } catch (err) {
+          answer = { ok: false, error: err instanceof Error ? err.message : String(err) }
+        }
+        onAnswer(archive, answer)
+      },
+    )
+  } catch (err) {
+    if (err instanceof PluginRunError) throw fail.bad_request(err.message)
+    throw err
   }
 }
