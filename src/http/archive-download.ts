@@ -1,8 +1,9 @@
 // The download of an archive file: its bytes streamed from disk, its MIME type, and a
 // Content-Disposition every client can read the name from.
-import type { Config } from '../config.ts'
+import type { Deps } from '../deps.ts'
 import type { ArchiveRow } from '../domain/archives/lookup.ts'
 import { toAbsolutePath } from '../domain/archives/files.ts'
+import { buildPatchedArchive } from '../domain/archives/patch.ts'
 import { archiveMimeType } from '../model/formats.ts'
 
 /**
@@ -18,9 +19,21 @@ export function attachmentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`
 }
 
-/** The archive as an attachment under its file name; Bun streams the file, never buffers it. */
-export function sendArchiveFile(config: Pick<Config, 'contentDir'>, row: ArchiveRow): Response {
-  const file = Bun.file(toAbsolutePath(config.contentDir, row.path))
+/**
+ * The archive as an attachment under its file name; Bun streams the file, never buffers it. An
+ * archive with a patch is answered as a CBZ of its pages with the patch's in place.
+ */
+export async function sendArchiveFile(deps: Deps, row: ArchiveRow): Promise<Response> {
+  if (row.hasPatch) {
+    const zip = await buildPatchedArchive(deps, row)
+    return new Response(zip as Uint8Array<ArrayBuffer>, {
+      headers: {
+        'content-type': archiveMimeType('cbz'),
+        'content-disposition': attachmentDisposition(`${row.filename}.cbz`),
+      },
+    })
+  }
+  const file = Bun.file(toAbsolutePath(deps.config.contentDir, row.path))
   return new Response(file, {
     headers: {
       'content-type': archiveMimeType(row.extension),

@@ -1,15 +1,19 @@
 // Page lists and page bytes of an archive, and the natural size of its first pages.
 import type { Deps } from '../../deps.ts'
-import { readArchivePages, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
-import { toAbsolutePath } from './files.ts'
+import { pageListOf, readListedPage } from './patch.ts'
 import { asReadFailure, isReadFailure } from './read-failure.ts'
 
 const log = createLogger('archives')
 
-export function pagesOf(deps: Pick<Deps, 'db'>, row: ArchiveRow): string[] {
-  return readArchivePages(deps.db, row.id) ?? []
+/** The archive's pages, its patch's placed among them (archives/patch.ts). */
+export function pagesOf(
+  deps: Pick<Deps, 'db' | 'reader' | 'config'>,
+  row: ArchiveRow,
+): Promise<string[]> {
+  return pageListOf(deps, row)
 }
 
 /**
@@ -28,13 +32,13 @@ export function pageUrls(row: ArchiveRow, pages: string[]): string[] {
  * clients read `job` as an integer and poll it; for ZIP and TAR the job only opens the archive
  * (warming its directory), for RAR, 7z and compressed tar it fills the page cache.
  */
-export function listFiles(
+export async function listFiles(
   deps: Deps,
   row: ArchiveRow,
   force: boolean,
-): { job: number; pages: string[] } {
+): Promise<{ job: number; pages: string[] }> {
   const job = deps.jobs.enqueue('extract', { id: row.id, force })
-  return { job, pages: pageUrls(row, pagesOf(deps, row)) }
+  return { job, pages: pageUrls(row, await pagesOf(deps, row)) }
 }
 
 export type PageBytes = { bytes: Uint8Array; contentType: string; etag: string }
@@ -47,9 +51,13 @@ export function pageEtag(row: ArchiveRow, entry: string): string {
   return `"${digest}"`
 }
 
-export function requirePage(deps: Pick<Deps, 'db'>, row: ArchiveRow, path: string): string {
+export async function requirePage(
+  deps: Pick<Deps, 'db' | 'reader' | 'config'>,
+  row: ArchiveRow,
+  path: string,
+): Promise<string> {
   if (!path || path.includes('\0')) throw fail.bad_request('Invalid page path.')
-  if (!pagesOf(deps, row).includes(path))
+  if (!(await pagesOf(deps, row)).includes(path))
     throw fail.bad_request(`${path.slice(0, 200)} is not a page of this archive.`)
   return path
 }
@@ -61,7 +69,7 @@ export async function readPageBytes(
   entry: string,
 ): Promise<Uint8Array> {
   try {
-    return await deps.reader.readPage(toAbsolutePath(deps.config.contentDir, row.path), entry)
+    return await readListedPage(deps, row, entry)
   } catch (error) {
     throw asReadFailure(error, 'Reading the page', { id: row.id, page: entry })
   }
@@ -101,7 +109,7 @@ export async function pageDimensions(
   row: ArchiveRow,
   count: number,
 ): Promise<{ page: number; path: string; width: number; height: number }[]> {
-  const pages = pagesOf(deps, row).slice(0, Math.min(count, MAX_DIMENSION_PAGES))
+  const pages = (await pagesOf(deps, row)).slice(0, Math.min(count, MAX_DIMENSION_PAGES))
   const failed: { page: string; error: string }[] = []
   const sizes = await Promise.all(
     pages.map(async (entry, index) => {
@@ -109,10 +117,7 @@ export async function pageDimensions(
       let size = deps.dimensions.get(key)
       if (!size) {
         try {
-          const bytes = await deps.reader.readPage(
-            toAbsolutePath(deps.config.contentDir, row.path),
-            entry,
-          )
+          const bytes = await readListedPage(deps, row, entry)
           size = await deps.thumbnailer.dimensions(bytes)
         } catch (error) {
           if (!isReadFailure(error)) throw error

@@ -6,7 +6,8 @@ import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { AppError } from '../../errors.ts'
 import { isArchiveId } from '../../model/ids.ts'
 import { patchPathOf, toAbsolutePath } from './files.ts'
-import { deleteThumbnails } from './thumbnails.ts'
+import { deletePageThumbnails, deleteThumbnails } from './thumbnails.ts'
+import { ownPageCount } from './patch.ts'
 import { commit } from '../commit.ts'
 import { deleteArchiveRows, patchArchive } from './save.ts'
 
@@ -52,10 +53,18 @@ export async function deleteArchives(
   return results
 }
 
-/** Removes the sidecar patch zip (if any) and clears has_patch. */
+/**
+ * Removes the sidecar patch zip (if any) and clears has_patch: the page list, its count and the
+ * page thumbnails (numbered by page) go back to the archive's own.
+ */
 export function deletePatch(deps: Deps, row: ArchiveRow): Promise<ArchiveRow> {
   return deps.locks.withLock(row.id, async () => {
-    await rm(patchPathOf(toAbsolutePath(deps.config.contentDir, row.path)), { force: true })
-    return commit(deps, (w) => patchArchive(w, row.id, { hasPatch: false })) ?? row
+    const patchPath = patchPathOf(toAbsolutePath(deps.config.contentDir, row.path))
+    await rm(patchPath, { force: true })
+    deps.reader.dropCached(patchPath)
+    const pagecount = ownPageCount(deps, row)
+    const updated = commit(deps, (w) => patchArchive(w, row.id, { hasPatch: false, pagecount }))
+    if (row.hasPatch) await deletePageThumbnails(deps, row.id)
+    return updated ?? row
   })
 }

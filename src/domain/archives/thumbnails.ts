@@ -4,9 +4,9 @@ import { statSync, type Stats } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
-import { findArchive, readArchivePages, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
-import { toAbsolutePath } from './files.ts'
+import { pageListOf, readListedPage } from './patch.ts'
 import { asReadFailure } from './read-failure.ts'
 import { commit } from '../commit.ts'
 import { patchArchive } from './save.ts'
@@ -68,7 +68,7 @@ export async function makeThumbnail(
   page: number,
   sourcePage?: number,
 ): Promise<string> {
-  const pages = readArchivePages(deps.db, row.id) ?? []
+  const pages = await pageListOf(deps, row)
   const index = (page <= 0 ? (sourcePage ?? row.coverPage) : page) - 1
   const entry = pages[index]
   if (entry === undefined)
@@ -76,8 +76,7 @@ export async function makeThumbnail(
   const format = deps.settings.get('thumbnail_format') === 'jpeg' ? 'jpeg' : 'webp'
   const out = targetPath(deps, row.id, page)
   try {
-    const absPath = toAbsolutePath(deps.config.contentDir, row.path)
-    await deps.thumbnailer.thumbnail(await deps.reader.readPage(absPath, entry), out, { format })
+    await deps.thumbnailer.thumbnail(await readListedPage(deps, row, entry), out, { format })
   } catch (error) {
     throw asReadFailure(error, `Making a thumbnail of page ${index + 1}`, { id: row.id, entry })
   }
@@ -146,4 +145,9 @@ export async function deleteThumbnails(deps: Pick<Deps, 'config'>, id: string): 
   const base = thumbBase(deps, id, 0)
   for (const f of FORMATS) await rm(`${base}.${f.ext}`, { force: true })
   await rm(base, { recursive: true, force: true })
+}
+
+/** Page thumbnails (not the cover), numbered by page: stale once pages are inserted or removed. */
+export async function deletePageThumbnails(deps: Pick<Deps, 'config'>, id: string): Promise<void> {
+  await rm(thumbBase(deps, id, 0), { recursive: true, force: true })
 }

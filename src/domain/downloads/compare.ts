@@ -10,6 +10,7 @@ import { findDownloadItem, type DownloadItemRow } from '../../db/repos/downloads
 import { AppError, fail } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
 import { toAbsolutePath } from '../archives/files.ts'
+import { asReadFailure } from '../archives/read-failure.ts'
 import {
   alignPages,
   MAX_ALIGNMENT_CELLS,
@@ -232,4 +233,35 @@ export async function compareDownload(
     return result
   }
   return deps.comparisons.set(id, key, runComparison(deps, sides, onSample)).result
+}
+
+/** GET compare/pages: entry names of one side in natural page order. */
+export async function listSidePages(deps: Deps, id: string, side: Side): Promise<string[]> {
+  const sides = requireCompareSides(deps, id)
+  try {
+    return await sidePages(deps, sides, side)
+  } catch (error) {
+    throw asReadFailure(error, `Reading side ${side}`, { item: id })
+  }
+}
+
+/** GET compare/page: one page of one side by its position (0-based) in that order. */
+export async function readSidePage(
+  deps: Deps,
+  id: string,
+  side: Side,
+  index: number,
+): Promise<{ entry: string; bytes: Uint8Array<ArrayBuffer> }> {
+  const sides = requireCompareSides(deps, id)
+  const pages = await listSidePages(deps, id, side)
+  const entry = pages[index]
+  if (entry === undefined) throw fail.bad_request(`Side ${side} has no page ${index}.`)
+  try {
+    return {
+      entry,
+      bytes: await deps.reader.readPage(side === 'a' ? sides.aPath : sides.bPath, entry),
+    }
+  } catch (error) {
+    throw asReadFailure(error, 'Reading the page', { item: id, side, entry })
+  }
 }

@@ -100,7 +100,7 @@ export const archivesRoutes = (deps: Deps) =>
     .get(
       '/api/archives/:id/download',
       ({ params, guestScoped }) =>
-        sendArchiveFile(deps.config, requireArchive(deps, params.id, guestScoped)),
+        sendArchiveFile(deps, requireArchive(deps, params.id, guestScoped)),
       { params: ArchiveModel.params },
     )
     .get(
@@ -145,7 +145,7 @@ export const archivesRoutes = (deps: Deps) =>
         const row = requireArchive(deps, params.id, guestScoped)
         // Checked after the archive: a guest gets its 404 for a hidden archive first.
         if (query.path === undefined) throw fail.bad_request('Missing path.')
-        const entry = requirePage(deps, row, query.path)
+        const entry = await requirePage(deps, row, query.path)
         const etag = pageEtag(row, entry)
         const headers = { etag, 'cache-control': 'private, max-age=604800' }
         if (etagMatches(request.headers.get('if-none-match'), etag))
