@@ -2,7 +2,10 @@
 // written), keep-b (the existing archive kept, picked pages written to its sidecar patch, the item
 // and its staged file gone), and for overwrite the existing archive's unique pages carried into a
 // patch of the new one.
+import { rm } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
 import type { Deps } from '../../deps.ts'
+import { createLogger } from '../../log.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
 import { MAX_ENTRIES } from '../../archive/limits.ts'
@@ -10,9 +13,18 @@ import { commit } from '../commit.ts'
 import { addToPatch, buildPatchZip, namedInsertions, type Insertion } from '../archives/patch.ts'
 import { deletePageThumbnails } from '../archives/thumbnails.ts'
 import { deleteDownloadRow } from './item-save.ts'
-import { removeStagedDownload } from './staging.ts'
 import { requireCompareSides, sidePages, type CompareSides } from './compare.ts'
 import type { Side } from './compare-align.ts'
+
+const log = createLogger('downloads.compare')
+
+/** Only a staged download of ours (`download-*` in the temp folder) is removed, whatever a row says. */
+async function removeStagedFile(deps: Pick<Deps, 'config'>, path: string): Promise<void> {
+  if (dirname(path) !== deps.config.tempDir || !basename(path).startsWith('download-')) return
+  await rm(path, { force: true }).catch((error: Error) =>
+    log.warn('could not remove a staged download', { path, error: error.message }),
+  )
+}
 
 /**
  * One picked page (wire names): a page of the source side by position (0-based, natural order) or
@@ -106,7 +118,7 @@ export async function keepExisting(
   }
   commit(deps, (w) => deleteDownloadRow(w, itemId))
   deps.reader.dropCached(sides.aPath)
-  await removeStagedDownload(deps, sides.aPath)
+  await removeStagedFile(deps, sides.aPath)
   return { archive, inserted: requests.length }
 }
 
