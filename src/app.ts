@@ -17,6 +17,7 @@ import { bookmarksRoutes } from './http/routes/bookmarks.ts'
 import { databaseRoutes } from './http/routes/database.ts'
 import { pluginsRoutes } from './http/routes/plugins.ts'
 import { downloadCompareRoutes } from './http/routes/download-compare.ts'
+import { downloadQueueRoutes } from './http/routes/download-queue.ts'
 
 export function createApp(deps: Deps) {
   // The route list is read on the first miss, after every route below is registered.
@@ -38,6 +39,7 @@ export function createApp(deps: Deps) {
     .use(databaseRoutes(deps))
     .use(pluginsRoutes(deps))
     .use(downloadCompareRoutes(deps))
+    .use(downloadQueueRoutes(deps))
   routes = () => app.routes
   return app
 }

@@ -18,6 +18,7 @@ import { createEventBus } from './events.ts'
 import { createArchiveReader } from './archive/reader.ts'
 import { createThumbnailer } from './images/thumbnailer.ts'
 import { registerJobKinds, type JobArgsByName } from './jobs/kinds/index.ts'
+import { sweepInterruptedDownloads } from './domain/downloads/sweep.ts'
 import { createApp } from './app.ts'
 import { createWireCache, dropWireOnWrites } from './http/wire-cache.ts'
 import { serverBodyCeiling } from './http/body-limit.ts'
@@ -141,6 +142,9 @@ export async function startServer(
     registerJobKinds(deps)
     dropComparisonsOfRemovedItems(events, deps.comparisons)
     runPluginsOnNewArchives(deps)
+    // Before jobs resume: downloads a crash or stop cut are marked stale, so their jobs end.
+    const swept = await sweepInterruptedDownloads(deps)
+    if (swept.stale > 0) log.warn('downloads interrupted by the last stop', { count: swept.stale })
     jobs.recover()
     const removed = await removeInterruptedWrites(config)
     if (removed > 0) log.warn('removed files left by interrupted uploads', { count: removed })

@@ -175,6 +175,24 @@ export const POLICY: Record<string, RoutePolicy> = {
   },
   'PUT /api/bookmarks/only-matching': { op: 'put_only_matching_bookmarks', access: 'admin' },
 
+  // download queue (routes/download-queue.ts)
+  'GET /api/download_queue': { op: 'list_download_queue', access: 'any' },
+  'POST /api/download_queue': { op: 'add_to_download_queue', access: 'admin' },
+  'GET /api/download_queue/stream': { op: 'download_queue_stream', access: 'any' },
+  'POST /api/download_queue/clear_completed': { op: 'clear_completed_downloads', access: 'admin' },
+  'POST /api/download_queue/start_all': { op: 'start_all_downloads', access: 'admin' },
+  'POST /api/download_queue/start_selected': { op: 'start_selected_downloads', access: 'admin' },
+  'POST /api/download_queue/delete_selected': { op: 'delete_selected_downloads', access: 'admin' },
+  'DELETE /api/download_queue/:id': { op: 'delete_download', access: 'admin' },
+  'PATCH /api/download_queue/:id': { op: 'update_download', access: 'session' },
+  'POST /api/download_queue/:id/start': { op: 'start_download', access: 'admin' },
+  'POST /api/download_queue/:id/stop': { op: 'stop_download', access: 'admin' },
+  'POST /api/download_queue/:id/confirm-older': { op: 'confirm_older_download', access: 'admin' },
+  'POST /api/download_queue/:id/fetch-metadata': { op: 'fetch_download_metadata', access: 'admin' },
+  'POST /api/download_queue/:id/overwrite': { op: 'overwrite_download', access: 'admin' },
+  'POST /api/download_queue/:id/rename': { op: 'rename_download', access: 'admin' },
+  'POST /api/download_url': { op: 'download_url', access: 'admin' },
+
   // download queue: page comparison of a filename conflict (routes/download-compare.ts)
   'POST /api/download_queue/:id/compare': { op: 'compare_download', access: 'admin' },
   'GET /api/download_queue/:id/compare/stream': { op: 'compare_download_stream', access: 'any' },

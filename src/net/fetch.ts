@@ -27,8 +27,18 @@ export type OutboundOptions = {
   onProgress?: (receivedBytes: number, totalBytes: number | undefined) => void
   /** Receives the body chunk by chunk instead of keeping it (downloads to disk); `body` is empty. */
   sink?: (chunk: Uint8Array) => void | Promise<void>
-  /** A tighter size cap than the client's for this request. */
+  /**
+   * The final response's status and headers, before any body byte reaches `sink` (a download
+   * refuses a 500 before its error page lands in the file); a throw cancels the body.
+   */
+  onResponse?: (status: number, headers: Headers) => void | Promise<void>
+  /**
+   * A tighter size cap than the client's for this request. With a `sink` the body is never held
+   * in memory, so the client's cap (a memory bound) does not apply and this one is the only cap.
+   */
   maxResponseBytes?: number
+  /** The whole exchange's time budget instead of the client's (a large download). */
+  timeoutMs?: number
 }
 
 export type OutboundResponse = {
@@ -160,7 +170,10 @@ export function createOutboundFetch(config: OutboundConfig): OutboundFetch {
     opts: OutboundOptions,
     signal: AbortSignal,
   ): Promise<OutboundResponse> {
-    const cap = Math.min(opts.maxResponseBytes ?? Infinity, config.maxResponseBytes)
+    const cap =
+      opts.sink && opts.maxResponseBytes !== undefined
+        ? opts.maxResponseBytes
+        : Math.min(opts.maxResponseBytes ?? Infinity, config.maxResponseBytes)
     let url = parseTarget(rawUrl)
     let method = (init.method ?? 'GET').toUpperCase()
     let body = init.body
@@ -224,6 +237,13 @@ export function createOutboundFetch(config: OutboundConfig): OutboundFetch {
           url = next
           continue
         }
+        if (opts.onResponse)
+          try {
+            await opts.onResponse(response.status, response.headers)
+          } catch (err) {
+            await response.body?.cancel().catch(() => {})
+            throw err
+          }
         const bytes = await readBody(response, lease, cap, signal, opts)
         return {
           status: response.status,
@@ -241,7 +261,8 @@ export function createOutboundFetch(config: OutboundConfig): OutboundFetch {
 
   return {
     async fetchOutbound(url, init = {}, opts = {}) {
-      const timeout = AbortSignal.timeout(config.timeoutMs)
+      const timeoutMs = opts.timeoutMs ?? config.timeoutMs
+      const timeout = AbortSignal.timeout(timeoutMs)
       const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout
       try {
         return await exchange(url, init, opts, signal)
@@ -249,7 +270,7 @@ export function createOutboundFetch(config: OutboundConfig): OutboundFetch {
         if (timeout.aborted && !init.signal?.aborted)
           throw new AppError(
             'unprocessable',
-            `fetch failed: no answer within ${config.timeoutMs} ms`,
+            `fetch failed: no answer within ${timeoutMs} ms`,
             { reason: 'timeout' },
             { cause: err },
           )

@@ -1,0 +1,191 @@
+// The download queue's list: adding URLs (each entry checked on its own), reading, editing and
+// removing items. Starting and stopping are start.ts; the download itself is download.ts.
+import type { Deps } from '../../deps.ts'
+import {
+  findDownloadItem,
+  listDownloadItems,
+  listDownloadItemsByState,
+  type DownloadItemRow,
+} from '../../db/repos/downloads.repo.ts'
+import { findPlugin } from '../../db/repos/plugins.repo.ts'
+import { fail } from '../../errors.ts'
+import { isCategoryId } from '../../model/ids.ts'
+import { commit } from '../commit.ts'
+import { deleteDownloadRow, insertDownloadRow, patchDownloadRow } from './item-save.ts'
+import { removeStagedDownload } from './staging.ts'
+import { downloadRuntime } from './runtime.ts'
+
+export type { DownloadItemRow }
+
+/** An entry of a bulk add, as sent. */
+export type NewQueueEntry = {
+  url: string
+  plugin_namespace: string
+  category?: string
+  auto_fetch_metadata?: boolean
+}
+
+export type Rejected = { url: string; reason: string }
+
+/** Items the user may edit while they are not running. */
+export type QueueItemEdit = {
+  url?: string
+  plugin_namespace?: string
+  title?: string | null
+  category?: string | null
+  auto_fetch_metadata?: boolean
+}
+
+/** States whose download is in flight: deleting or editing the item waits until it ends. */
+export const IN_FLIGHT_STATES = ['starting', 'downloading']
+/** A longest URL: a long signed CDN link fits, a pasted document does not. */
+const MAX_URL_LENGTH = 8192
+
+export function listQueue(deps: Pick<Deps, 'db'>): DownloadItemRow[] {
+  return listDownloadItems(deps.db)
+}
+
+export function requireItem(deps: Pick<Deps, 'db'>, id: string): DownloadItemRow {
+  const row = findDownloadItem(deps.db, id)
+  if (!row) throw fail.not_found(`No download queue item ${id.slice(0, 64)}.`)
+  return row
+}
+
+/** Why a URL cannot be queued, or null. */
+function badUrl(url: string): string | null {
+  if (url.length > MAX_URL_LENGTH) return 'url_too_long'
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? null : 'unsupported_scheme'
+  } catch {
+    return 'invalid_url'
+  }
+}
+
+/** Why a namespace cannot carry a download, or null: it names an installed download plugin. */
+function badPlugin(deps: Pick<Deps, 'db'>, namespace: string): string | null {
+  const row = findPlugin(deps.db, namespace)
+  if (!row) return 'plugin_not_installed'
+  return row.type === 'download' ? null : 'not_a_download_plugin'
+}
+
+function badCategory(category: string | undefined | null): string | null {
+  return category && !isCategoryId(category) ? 'invalid_category' : null
+}
+
+/**
+ * Bulk add: every valid entry becomes a queued item (one transaction), every invalid one is
+ * listed with its reason; an empty list adds nothing.
+ */
+export async function addToQueue(
+  deps: Deps,
+  entries: NewQueueEntry[],
+): Promise<{ added: DownloadItemRow[]; rejected: Rejected[] }> {
+  await deps.plugins.ready()
+  const rejected: Rejected[] = []
+  const valid: NewQueueEntry[] = []
+  for (const entry of entries) {
+    const url = entry.url.trim()
+    const reason =
+      badUrl(url) ?? badPlugin(deps, entry.plugin_namespace) ?? badCategory(entry.category)
+    if (reason) rejected.push({ url: entry.url, reason })
+    else valid.push({ ...entry, url })
+  }
+  const now = Date.now()
+  const added = commit(deps, (w) =>
+    valid.map((entry) =>
+      insertDownloadRow(w, {
+        id: crypto.randomUUID(),
+        url: entry.url,
+        pluginNamespace: entry.plugin_namespace,
+        state: 'queued',
+        category: entry.category || null,
+        autoFetchMetadata: entry.auto_fetch_metadata ?? false,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    ),
+  )
+  return { added, rejected }
+}
+
+/** PATCH: omitted fields keep their value; 404 for no such item, 409 while it downloads. */
+export async function editQueueItem(
+  deps: Deps,
+  id: string,
+  edit: QueueItemEdit,
+): Promise<DownloadItemRow> {
+  const item = requireItem(deps, id)
+  if (IN_FLIGHT_STATES.includes(item.state))
+    throw fail.conflict('The item is downloading: stop it before editing it.')
+  if (edit.url !== undefined) {
+    const reason = badUrl(edit.url.trim())
+    if (reason) throw fail.bad_request(`Invalid url: ${reason}`)
+  }
+  if (edit.plugin_namespace !== undefined) {
+    await deps.plugins.ready()
+    const reason = badPlugin(deps, edit.plugin_namespace)
+    if (reason) throw fail.bad_request(`Invalid plugin_namespace: ${reason}`)
+  }
+  if (badCategory(edit.category)) throw fail.bad_request('Invalid category id.')
+  const row = commit(deps, (w) =>
+    patchDownloadRow(w, id, {
+      ...(edit.url !== undefined ? { url: edit.url.trim() } : {}),
+      ...(edit.plugin_namespace !== undefined ? { pluginNamespace: edit.plugin_namespace } : {}),
+      ...(edit.title !== undefined ? { title: edit.title?.trim() || null } : {}),
+      ...(edit.category !== undefined ? { category: edit.category || null } : {}),
+      ...(edit.auto_fetch_metadata !== undefined
+        ? { autoFetchMetadata: edit.auto_fetch_metadata }
+        : {}),
+    }),
+  )
+  if (!row) throw fail.not_found(`No download queue item ${id.slice(0, 64)}.`)
+  return row
+}
+
+const ingested = (item: DownloadItemRow) => (JSON.parse(item.archiveIds) as string[]).length > 0
+
+/** Why an item cannot be deleted, or null. */
+function undeletable(deps: Pick<Deps, 'db'>, item: DownloadItemRow): string | null {
+  if (IN_FLIGHT_STATES.includes(item.state) || downloadRuntime(deps).running.has(item.id))
+    return 'The item is downloading: stop it first.'
+  // Its archive is in the library: clear_completed removes done items.
+  if (ingested(item))
+    return 'The item was ingested into the library; clear completed items instead.'
+  return null
+}
+
+/** Removes the item and the staged file of a conflict it waited on. */
+async function removeItem(deps: Deps, item: DownloadItemRow): Promise<boolean> {
+  const removed = commit(deps, (w) => deleteDownloadRow(w, item.id))
+  downloadRuntime(deps).previews.delete(item.id)
+  if (item.tempPath) await removeStagedDownload(deps, item.tempPath)
+  return removed
+}
+
+/** DELETE /{id}: 404 unknown, 409 while downloading or once ingested. */
+export async function deleteQueueItem(deps: Deps, id: string): Promise<void> {
+  const item = requireItem(deps, id)
+  const reason = undeletable(deps, item)
+  if (reason) throw fail.conflict(reason)
+  await removeItem(deps, item)
+}
+
+/** Delete selected: unknown, downloading and ingested ids are skipped silently. */
+export async function deleteSelected(deps: Deps, ids: string[]): Promise<string[]> {
+  const deleted: string[] = []
+  for (const id of new Set(ids)) {
+    const item = findDownloadItem(deps.db, id)
+    if (!item || undeletable(deps, item)) continue
+    if (await removeItem(deps, item)) deleted.push(id)
+  }
+  return deleted
+}
+
+/** Removes every done item (their archives stay in the library); answers how many. */
+export function clearCompleted(deps: Deps): number {
+  const done = listDownloadItemsByState(deps.db, ['done'])
+  commit(deps, (w) => done.forEach((item) => deleteDownloadRow(w, item.id)))
+  for (const item of done) downloadRuntime(deps).previews.delete(item.id)
+  return done.length
+}

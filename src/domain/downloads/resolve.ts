@@ -1,0 +1,120 @@
+// Answers to a filename conflict (an item `waiting` with its staged file at temp_path):
+// overwrite replaces the archive holding the name, carrying its reading progress, static
+// categories and rating tags over to the new one; rename catalogues the staged file under another
+// name, which may collide again (a new conflict). compare / keep-b are the comparison's
+// (compare*.ts).
+import type { Deps } from '../../deps.ts'
+import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { categoriesHolding } from '../../db/repos/categories.repo.ts'
+import type { DownloadItemRow } from '../../db/repos/downloads.repo.ts'
+import { fail } from '../../errors.ts'
+import { joinTags, splitTags } from '../../model/tags.ts'
+import { archiveExtension } from '../archives/files.ts'
+import { deleteArchive } from '../archives/remove.ts'
+import { validateFileName } from '../archives/rename.ts'
+import { patchArchive } from '../archives/save.ts'
+import { addToCategory } from '../collections/categories.ts'
+import { commit } from '../commit.ts'
+import { ingestForItem, type IngestOutcome } from './ingest.ts'
+import { requireItem } from './queue.ts'
+import { stagedUploadOf } from './staging.ts'
+
+export type PendingConflict = { existing_id: string | null; filename: string }
+
+/** The item and its waiting conflict; 409 when no filename conflict waits for an answer. */
+function requireConflict(
+  deps: Deps,
+  id: string,
+): { item: DownloadItemRow; conflict: PendingConflict } {
+  const item = requireItem(deps, id)
+  if (item.state !== 'waiting' || !item.tempPath || !item.pendingFilenameConflict)
+    throw fail.conflict(`The item is ${item.state}: no filename conflict waits for an answer.`)
+  return { item, conflict: JSON.parse(item.pendingFilenameConflict) as PendingConflict }
+}
+
+/** One answer per item at a time: a second one meanwhile is 423. */
+const lockOf = (id: string) => `download:${id}`
+
+const stillWaiting = (row: DownloadItemRow) => row.state === 'waiting'
+
+const isRatingTag = (tag: string) => tag.toLowerCase().startsWith('rating:')
+
+/** What the old archive hands on to the one that replaces it. */
+type CarriedOver = {
+  progress: number
+  lastreadtime: number
+  ratings: string[]
+  categories: string[]
+}
+
+function carriedOverFrom(deps: Deps, old: ArchiveRow): CarriedOver {
+  return {
+    progress: old.progress,
+    lastreadtime: old.lastreadtime,
+    ratings: splitTags(old.tags).filter(isRatingTag),
+    categories: categoriesHolding(deps.db, old.id)
+      .filter((category) => category.search === '')
+      .map((category) => category.id),
+  }
+}
+
+function carryOver(deps: Deps, archiveId: string, carried: CarriedOver): void {
+  commit(deps, (w) => {
+    const row = findArchive(w.db, archiveId)
+    if (!row) return
+    const tags = splitTags(row.tags)
+    const have = new Set(tags.map((tag) => tag.toLowerCase()))
+    const ratings = carried.ratings.filter((tag) => !have.has(tag.toLowerCase()))
+    patchArchive(w, archiveId, {
+      progress: Math.min(carried.progress, row.pagecount),
+      lastreadtime: carried.lastreadtime,
+      ...(ratings.length > 0 ? { tags: joinTags([...tags, ...ratings]) } : {}),
+    })
+  })
+  for (const category of carried.categories) addToCategory(deps, category, archiveId)
+}
+
+/**
+ * POST /{id}/overwrite: the archive holding the name is deleted (file and row) and the staged
+ * download catalogued under that name, with the old one's progress, static categories and rating
+ * tags. `insertions` (the old archive's unique pages as a patch for the new one) is refused until
+ * the patch packaging exists.
+ */
+export async function overwriteConflict(
+  deps: Deps,
+  id: string,
+  insertions: unknown[] | undefined,
+): Promise<IngestOutcome> {
+  if (insertions !== undefined && insertions.length > 0)
+    throw fail.bad_request('insertions are not supported yet.')
+  return deps.locks.withLock(lockOf(id), async () => {
+    const { item, conflict } = requireConflict(deps, id)
+    const old = conflict.existing_id ? findArchive(deps.db, conflict.existing_id) : undefined
+    if (!old)
+      throw fail.conflict(
+        'The file holding this name is not a catalogued archive: rename the download instead.',
+      )
+    const carried = carriedOverFrom(deps, old)
+    const staged = await stagedUploadOf(item.tempPath!, conflict.filename)
+    await deleteArchive(deps, old)
+    const outcome = await ingestForItem(deps, item, staged, stillWaiting)
+    if (outcome.kind === 'done') carryOver(deps, outcome.archiveId, carried)
+    return outcome
+  })
+}
+
+/** POST /{id}/rename: the staged download under `filename`; a new collision is a new conflict. */
+export async function renameConflict(
+  deps: Deps,
+  id: string,
+  filename: string,
+): Promise<IngestOutcome> {
+  const name = validateFileName(filename)
+  if (!archiveExtension(name))
+    throw fail.bad_request('The new file name needs an archive extension (.zip, .cbz, ...).')
+  return deps.locks.withLock(lockOf(id), async () => {
+    const { item } = requireConflict(deps, id)
+    const staged = await stagedUploadOf(item.tempPath!, name)
+    return ingestForItem(deps, item, staged, stillWaiting)
+  })
+}

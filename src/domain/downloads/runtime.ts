@@ -1,0 +1,82 @@
+// What one server holds in memory about its download queue: the cancellation token of each
+// download in flight (stop aborts it), which job carries which item (the stream's progress deltas),
+// the metadata previews kept for ten minutes, and how a download job is queued. Kept per server
+// (keyed by its database handle), as login sessions are, so test servers in one process never share.
+import type { Deps } from '../../deps.ts'
+
+/** A queue download's job is named after its plugin's namespace (`download/direct`, ...). */
+export type DownloadJobName = `${string}download/${string}`
+
+/** The arguments of a queue download job: the item it carries. */
+export type DownloadJobArgs = { item: string }
+
+/** What the job runner hands a download (a JobContext, without importing jobs). */
+export type DownloadTask = {
+  jobId: number
+  signal: AbortSignal
+  progress(fraction: number): void
+  transfer(fields: {
+    downloadedBytes?: number
+    totalBytes?: number
+    rateLimitBytesPerSec?: number
+    rateLimitMatchedPattern?: string
+  }): void
+}
+
+/** A metadata plugin's answer for an item, kept so the automatic fetch after download reuses it. */
+export type MetadataPreview = {
+  plugin: string
+  data: Record<string, unknown>
+  fetchedAt: number
+}
+
+export type DownloadRuntime = {
+  /** Item id -> the token stop() aborts, while its download runs. */
+  running: Map<string, AbortController>
+  /** Job id -> item id, while the job runs. */
+  jobItems: Map<number, string>
+  /** Item id -> its metadata preview (METADATA_PREVIEW_TTL_MS). */
+  previews: Map<string, MetadataPreview>
+  /** Makes sure a job kind named `namespace` exists (set by the job kinds at boot). */
+  registerKind: (namespace: DownloadJobName) => void
+}
+
+/** The spec's "Metadata preview cache lifetime". */
+export const METADATA_PREVIEW_TTL_MS = 10 * 60 * 1000
+
+const runtimes = new WeakMap<object, DownloadRuntime>()
+
+export function downloadRuntime(deps: Pick<Deps, 'db'>): DownloadRuntime {
+  let runtime = runtimes.get(deps.db)
+  if (!runtime) {
+    runtime = {
+      running: new Map(),
+      jobItems: new Map(),
+      previews: new Map(),
+      registerKind: () => {
+        throw new Error('download job kinds are not registered')
+      },
+    }
+    runtimes.set(deps.db, runtime)
+  }
+  return runtime
+}
+
+/** A download plugin's namespace as a job name (every download plugin's namespace has the form). */
+export function downloadJobName(namespace: string): DownloadJobName {
+  if (!/(^|\/)download\/[^/]+$/.test(namespace))
+    throw new Error(`${namespace} is not a download plugin's namespace`)
+  return namespace as DownloadJobName
+}
+
+/** Queues the job that downloads `item` with `namespace`; answers the job id. */
+export function enqueueDownload(deps: Deps, namespace: string, item: string): number {
+  const name = downloadJobName(namespace)
+  downloadRuntime(deps).registerKind(name)
+  return deps.jobs.enqueue(name, { item })
+}
+
+/** The queue item a running job carries, if it is a queue download of this server. */
+export function itemOfJob(deps: Pick<Deps, 'db'>, jobId: number): string | undefined {
+  return downloadRuntime(deps).jobItems.get(jobId)
+}

@@ -1,0 +1,76 @@
+// Wire shapes of the download queue (API-NOTES.md "Wire names the spec leaves open"): the item,
+// the add / edit / answer bodies, and the stream's events.
+import { t } from 'elysia'
+import type { DownloadItemRow } from '../../domain/downloads/queue.ts'
+
+/** Items one add may carry. */
+const MAX_ITEMS_PER_ADD = 1000
+const MAX_IDS = 10_000
+
+export const DownloadModel = {
+  idParams: t.Object({ id: t.String({ maxLength: 64 }) }),
+  addBody: t.Object({
+    items: t.Array(
+      t.Object({
+        url: t.String({ maxLength: 8192 }),
+        plugin_namespace: t.String({ maxLength: 300 }),
+        category: t.Optional(t.String({ maxLength: 64 })),
+        auto_fetch_metadata: t.Optional(t.Boolean()),
+      }),
+      { maxItems: MAX_ITEMS_PER_ADD },
+    ),
+  }),
+  /** PATCH: omitted fields keep their stored value. */
+  editBody: t.Object(
+    {
+      url: t.Optional(t.String({ maxLength: 8192 })),
+      plugin_namespace: t.Optional(t.String({ maxLength: 300 })),
+      title: t.Optional(t.Union([t.Null(), t.String({ maxLength: 1000 })])),
+      category: t.Optional(t.Union([t.Null(), t.String({ maxLength: 64 })])),
+      auto_fetch_metadata: t.Optional(t.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+  idsBody: t.Object({ ids: t.Array(t.String({ maxLength: 64 }), { maxItems: MAX_IDS }) }),
+  confirmOlderBody: t.Object({ proceed: t.Boolean() }),
+  overwriteBody: t.Optional(
+    t.Object({ insertions: t.Optional(t.Array(t.Unknown(), { maxItems: 10_000 })) }),
+  ),
+  renameBody: t.Object({ filename: t.String({ maxLength: 1024 }) }),
+  downloadUrlQuery: t.Object({ url: t.Optional(t.String()), catid: t.Optional(t.String()) }),
+}
+
+/** A queue item on the wire; the staged file's server path is never shown. */
+export function toWireDownloadItem(row: DownloadItemRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    plugin_namespace: row.pluginNamespace,
+    state: row.state,
+    job_id: row.jobId,
+    error: row.error,
+    title: row.title,
+    category: row.category,
+    auto_fetch_metadata: row.autoFetchMetadata,
+    archive_ids: JSON.parse(row.archiveIds) as string[],
+    existing_id: row.existingId,
+    revision_confirmed: row.revisionConfirmed,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    ...(row.pendingFilenameConflict
+      ? {
+          pending_filename_conflict: JSON.parse(row.pendingFilenameConflict) as {
+            existing_id: string | null
+            filename: string
+          },
+        }
+      : {}),
+    ...(row.pendingRevisionConfirmation
+      ? {
+          pending_revision_confirmation: JSON.parse(row.pendingRevisionConfirmation) as {
+            newer_archive_id: string
+          },
+        }
+      : {}),
+  }
+}

@@ -1,0 +1,177 @@
+// The outside world of download tests: a fake site on 127.0.0.1 serving archives, slow and
+// truncated streams, redirects and 500s; a test download plugin (and a metadata one) sideloaded
+// into <dataDir>/plugins/custom as the plugin tests do; and a server allowed to reach the site.
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Bytes } from '../helpers/fixtures.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
+
+export const PLUGIN = 'custom/download/fake'
+export const METADATA_PLUGIN = 'custom/metadata/fake'
+
+/**
+ * Answers the URL itself by default. Query parameters of the queued URL steer it: `name` (the
+ * filename hint), `part` (repeated: several resources, relative to the URL), `vh` (JSON
+ * version_history), `fail` (the plugin refuses).
+ */
+const DOWNLOAD_PLUGIN = `
+export function pluginInfo() {
+  return {
+    name: 'Fake site', author: 'tests', description: 'downloads from the fake site', version: '1',
+    type: 'download', url_regex: '^http://127\\\\.0\\\\.0\\\\.1:\\\\d+/',
+  }
+}
+export function execDownload(ctx) {
+  const url = new URL(ctx.url)
+  if (url.searchParams.get('fail')) return { error: 'the fake site refused' }
+  const parts = url.searchParams.getAll('part')
+  const name = url.searchParams.get('name')
+  const downloads = parts.length > 0
+    ? parts.map((part) => ({ url: new URL(part, url).href, filename_hint: part.split('/').pop() }))
+    : [{ url: ctx.url, ...(name ? { filename_hint: name } : {}) }]
+  const vh = url.searchParams.get('vh')
+  return { downloads, ...(vh ? { version_history: JSON.parse(vh) } : {}) }
+}
+`
+
+/** Tags every URL of the fake site with `fake:<last path segment>`. */
+const METADATA = `
+export function pluginInfo() {
+  return {
+    name: 'Fake metadata', author: 'tests', description: 'tags from the fake site', version: '1',
+    type: 'metadata', url_regex: '^http://127\\\\.0\\\\.0\\\\.1:\\\\d+/',
+  }
+}
+export function execMetadata(ctx) {
+  const url = new URL(ctx.oneshot)
+  return { tags: ['fake:' + url.pathname.split('/').pop().replace(/\\.[a-z]+$/, ''), 'from:plugin'] }
+}
+`
+
+export type FakeSite = {
+  base: string
+  /** Bytes served at /files/<name> (and /slow, /truncated, /redirect/<name>). */
+  files: Map<string, Bytes>
+  /** Requests seen, as `METHOD /path`. */
+  seen: string[]
+  /** Slow streams wait for this between chunks. */
+  slowChunkMs: number
+  stop(): void
+}
+
+export function startFakeSite(): FakeSite {
+  const files = new Map<string, Bytes>()
+  const seen: string[] = []
+  const site: FakeSite = {
+    base: '',
+    files,
+    seen,
+    slowChunkMs: 100,
+    stop: () => server.stop(true),
+  }
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch(req) {
+      const url = new URL(req.url)
+      seen.push(`${req.method} ${url.pathname}`)
+      const [, kind, name = ''] = url.pathname.split('/')
+      const bytes = files.get(decodeURIComponent(name))
+      if (kind === 'error') return new Response('server error', { status: 500 })
+      if (!bytes) return new Response('not found', { status: 404 })
+      if (kind === 'files') return new Response(bytes)
+      if (kind === 'redirect')
+        return new Response(null, { status: 302, headers: { location: `/files/${name}` } })
+      if (kind === 'slow' || kind === 'truncated') {
+        const chunk = 4096
+        let at = 0
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            if (kind === 'truncated' && at >= bytes.byteLength / 2) {
+              controller.error(new Error('cut'))
+              return
+            }
+            if (at >= bytes.byteLength) return controller.close()
+            if (kind === 'slow') await Bun.sleep(site.slowChunkMs)
+            controller.enqueue(bytes.subarray(at, at + chunk))
+            at += chunk
+          },
+        })
+        return new Response(body, { headers: { 'content-length': String(bytes.byteLength) } })
+      }
+      return new Response('not found', { status: 404 })
+    },
+  })
+  site.base = `http://127.0.0.1:${server.port}`
+  return site
+}
+
+/** Writes the test plugins where the server sideloads them. */
+export function sideloadPlugins(contentDir: string): void {
+  const custom = join(contentDir, '..', 'data', 'plugins', 'custom')
+  mkdirSync(join(custom, 'download'), { recursive: true })
+  mkdirSync(join(custom, 'metadata'), { recursive: true })
+  writeFileSync(join(custom, 'download', 'fake.ts'), DOWNLOAD_PLUGIN)
+  writeFileSync(join(custom, 'metadata', 'fake.ts'), METADATA)
+}
+
+/** A server with the test plugins, allowed to fetch from 127.0.0.1. */
+export function startDownloadServer(root?: string): Promise<TestServer> {
+  return startTestServer({
+    ...(root ? { root } : {}),
+    config: { fetchAllowPrivate: ['127.0.0.1'] },
+    beforeStart: sideloadPlugins,
+  })
+}
+
+/** Adds one URL with the fake plugin; answers the new item. */
+export async function addItem(
+  app: TestServer,
+  cookie: string,
+  url: string,
+  extra: Record<string, unknown> = {},
+): Promise<Wire> {
+  const { status, body } = await app.json('/api/download_queue', {
+    method: 'POST',
+    cookie,
+    json: { items: [{ url, plugin_namespace: PLUGIN, ...extra }] },
+  })
+  if (status !== 200 || body.added.length !== 1)
+    throw new Error(`add failed: ${status} ${JSON.stringify(body)}`)
+  return body.added[0]
+}
+
+export async function getItem(
+  app: TestServer,
+  cookie: string,
+  id: string,
+): Promise<Wire | undefined> {
+  const { body } = await app.json('/api/download_queue', { cookie })
+  return (body.items as Wire[]).find((item) => item.id === id)
+}
+
+/** Polls the item until `done` says so (20 s at most); answers it. */
+export async function waitForItem(
+  app: TestServer,
+  cookie: string,
+  id: string,
+  done: (item: Wire) => boolean,
+): Promise<Wire> {
+  let item: Wire | undefined
+  for (let waited = 0; waited < 20_000; waited += 25) {
+    item = await getItem(app, cookie, id)
+    if (item && done(item)) return item
+    await Bun.sleep(25)
+  }
+  throw new Error(`item ${id} never got there: ${JSON.stringify(item)}`)
+}
+
+export const inState =
+  (...states: string[]) =>
+  (item: Wire) =>
+    states.includes(item.state)
+
+/** Staged downloads left in the server's temp folder. */
+export function stagedDownloads(app: TestServer): string[] {
+  return readdirSync(app.deps.config.tempDir).filter((name) => name.startsWith('download-'))
+}
