@@ -98,6 +98,15 @@ describe('POST /api/download_queue/:id/compare', () => {
     expect(typeof body.reason).toBe('string')
   })
 
+  it('compares again once a file changed', async () => {
+    const { id, tempPath } = await conflictItem()
+    const post = () => app.json(`/api/download_queue/${id}/compare`, { method: 'POST', cookie })
+    expect((await post()).body.a_total).toBe(5)
+    await copyFile(join(app.contentDir, 'Book.cbz'), tempPath)
+    const again = await post()
+    expect(again.body).toMatchObject({ a_total: 4, unmatched_a: [], recommendation: 'keep_b' })
+  })
+
   it('answers 404 Env for an unknown item', async () => {
     const { status, body } = await app.json(`/api/download_queue/nope/compare`, {
       method: 'POST',
@@ -153,6 +162,15 @@ describe('GET /api/download_queue/:id/compare/stream', () => {
     expect(replay.every((e) => e.event !== 'sample' || e.data.phase === 'coarse')).toBe(true)
     // The burst carries the final (precise) figures.
     expect(replay.map((e) => e.data.sample).slice(0, 4)).toEqual(done.pairs)
+
+    // The kept comparison goes with the item.
+    expect(app.deps.comparisons.get(id)?.settled).toBeDefined()
+    const kept = await app.json(`/api/download_queue/${id}/compare/keep-b`, {
+      method: 'POST',
+      cookie,
+    })
+    expect(kept.status).toBe(200)
+    expect(app.deps.comparisons.get(id)).toBeUndefined()
   })
 
   it('answers 404 Env for an unknown item instead of a stream', async () => {
