@@ -147,56 +147,73 @@ const CALL_ENTRY = `
  * batch: a Script runs in any context of the isolate that compiled it). */
 type GuestScripts = { prelude: string | ivm.Script; call: string | ivm.Script }
 
+/** The host callbacks of one run, by the name the prelude takes them under. */
+function hostCallbacks(bridge: RunBridge): [string, ivm.Reference | ivm.Callback][] {
+  return [
+    [
+      'fetch',
+      new ivm.Reference(async (url: unknown, init: unknown) => {
+        const wire = (init ?? {}) as GuestFetchInit
+        const response = await bridge.fetch(String(url), {
+          method: typeof wire.method === 'string' ? wire.method : undefined,
+          headers: Array.isArray(wire.headers) ? wire.headers : undefined,
+          body: wire.body instanceof Uint8Array ? wire.body : undefined,
+        })
+        return { ...response, body: plainBytes(response.body) }
+      }),
+    ],
+    [
+      'entry',
+      new ivm.Reference(async (name: unknown) => {
+        const bytes = await bridge.entry(String(name))
+        return bytes ? plainBytes(bytes) : null
+      }),
+    ],
+    [
+      'library',
+      new ivm.Reference((method: unknown, args: unknown) =>
+        bridge.library(String(method), String(args)),
+      ),
+    ],
+    [
+      'sleep',
+      new ivm.Reference(
+        (ms: number) =>
+          new Promise<void>((resolve) =>
+            setTimeout(resolve, Math.max(0, Math.min(Number(ms) || 0, MAX_SLEEP_MS))).unref(),
+          ),
+      ),
+    ],
+    [
+      'log',
+      new ivm.Callback((level: LogLevel, message: string) => bridge.log(level, String(message)), {
+        ignored: true,
+      }),
+    ],
+    ['parseUrl', new ivm.Callback(parseUrl)],
+  ]
+}
+
 /** The host callbacks of one run, as `__host` for the prelude to take. */
 async function installHost(context: ivm.Context, bridge: RunBridge): Promise<void> {
-  const jail = context.global
   await context.eval('globalThis.__host = {}')
-  const hostObject = await jail.get('__host', { reference: true })
-  await hostObject.set(
-    'fetch',
-    new ivm.Reference(async (url: unknown, init: unknown) => {
-      const wire = (init ?? {}) as GuestFetchInit
-      const response = await bridge.fetch(String(url), {
-        method: typeof wire.method === 'string' ? wire.method : undefined,
-        headers: Array.isArray(wire.headers) ? wire.headers : undefined,
-        body: wire.body instanceof Uint8Array ? wire.body : undefined,
-      })
-      return { ...response, body: plainBytes(response.body) }
-    }),
-  )
-  await hostObject.set(
-    'entry',
-    new ivm.Reference(async (name: unknown) => {
-      const bytes = await bridge.entry(String(name))
-      return bytes ? plainBytes(bytes) : null
-    }),
-  )
-  await hostObject.set(
-    'library',
-    new ivm.Reference((method: unknown, args: unknown) =>
-      bridge.library(String(method), String(args)),
-    ),
-  )
-  await hostObject.set(
-    'sleep',
-    new ivm.Reference(
-      (ms: number) =>
-        new Promise<void>((resolve) =>
-          setTimeout(resolve, Math.max(0, Math.min(Number(ms) || 0, MAX_SLEEP_MS))).unref(),
-        ),
-    ),
-  )
-  await hostObject.set(
-    'log',
-    new ivm.Callback((level: LogLevel, message: string) => bridge.log(level, String(message)), {
-      ignored: true,
-    }),
-  )
-  await hostObject.set('parseUrl', new ivm.Callback(parseUrl))
+  const hostObject = await context.global.get('__host', { reference: true })
+  for (const [name, callback] of hostCallbacks(bridge)) await hostObject.set(name, callback)
   hostObject.release()
 }
 
-/** One plugin call in a fresh context: host callbacks, prelude, the plugin module, the entry. */
+function installHostSync(context: ivm.Context, bridge: RunBridge): void {
+  context.evalSync('globalThis.__host = {}')
+  const hostObject = context.global.getSync('__host', { reference: true })
+  for (const [name, callback] of hostCallbacks(bridge)) hostObject.setSync(name, callback)
+  hostObject.release()
+}
+
+/**
+ * One plugin call in a fresh context: host callbacks, prelude, the plugin module, the entry. With
+ * compiled scripts (a batch) the steps that run no plugin code are synchronous calls: each async
+ * one is a hop to the isolate's thread and back, which cost more than the step itself.
+ */
 async function runInContext(
   isolate: ivm.Isolate,
   context: ivm.Context,
@@ -207,22 +224,31 @@ async function runInContext(
 ): Promise<unknown> {
   const timeout = run.limits.syncTimeoutMs
   const jail = context.global
-  await installHost(context, bridge)
-  if (typeof scripts.prelude === 'string') await context.eval(scripts.prelude, { timeout })
-  else await scripts.prelude.run(context, { timeout })
-  // In a batch the isolate has compiled this source before: V8 answers from its compile cache.
-  const module = await isolate.compileModule(code, { filename: run.filename ?? 'plugin.ts' })
+  const filename = run.filename ?? 'plugin.ts'
+  let module: ivm.Module
+  if (typeof scripts.prelude === 'string') {
+    await installHost(context, bridge)
+    await context.eval(scripts.prelude, { timeout })
+    module = await isolate.compileModule(code, { filename })
+  } else {
+    installHostSync(context, bridge)
+    scripts.prelude.runSync(context, { timeout })
+    // The isolate compiled this source before: V8 answers from its compile cache.
+    module = isolate.compileModuleSync(code, { filename })
+  }
   try {
-    await module.instantiate(context, (specifier) => {
+    const refuse = (specifier: string): ivm.Module => {
       throw new Error(`plugins cannot import modules (${specifier})`)
-    })
+    }
+    if (typeof scripts.prelude === 'string') await module.instantiate(context, refuse)
+    else module.instantiateSync(context, refuse)
     await module.evaluate({ timeout })
-    await jail.set('__plugin', module.namespace.derefInto())
+    jail.setSync('__plugin', module.namespace.derefInto())
   } finally {
     module.release()
   }
-  await jail.set('__ctx', JSON.stringify(run.ctx ?? {}))
-  await jail.set('__entry', run.entry)
+  jail.setSync('__ctx', JSON.stringify(run.ctx ?? {}))
+  jail.setSync('__entry', run.entry)
   const call =
     typeof scripts.call === 'string' ? await isolate.compileScript(scripts.call) : scripts.call
   const json = await call.run(context, { timeout, promise: true })
@@ -237,8 +263,9 @@ export type PluginBatch = Omit<PluginRun, 'ctx'> & { ctxs: unknown[] }
 /** Items in flight in one batch isolate. They share its thread, so more only overlaps their waits
  * on the server (entry reads, fetches). */
 const BATCH_IN_FLIGHT = 8
-/** A batch isolate is replaced after this many items, so its heap never fills with old contexts. */
-const ITEMS_PER_ISOLATE = 500
+/** A batch isolate is replaced after this many items: V8 collects released contexts late (a
+ * thousand fill 60 MB before it does), and that garbage counts against the memory limit. */
+const ITEMS_PER_ISOLATE = 100
 
 /** One isolate of a batch: the prelude and entry call compiled once, the plugin compiled once
  * (V8 keeps it in the isolate's compile cache for each item's fresh context). */
@@ -311,7 +338,7 @@ export async function runBatch(
     try {
       const call = async () => {
         const scripts = await target.scripts
-        context = await isolate.createContext()
+        context = isolate.createContextSync()
         const run = { filename, entry: batch.entry, ctx: batch.ctxs[job.item], limits }
         return runInContext(isolate, context, code, run, bridgeOf(job.item), scripts)
       }
