@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { existsSync } from 'node:fs'
 import { copyFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { commit } from '../../src/domain/commit.ts'
