@@ -7,7 +7,8 @@ import type { Side } from '../../domain/downloads/compare-align.ts'
 const INSERTIONS_BODY =
   'Body must be {"insertions": [{"a_index" or "a_filename", "after_filename" or "before_filename"}]}.'
 
-const Insertion = t.Object(
+/** One picked page with its anchor; the queue's overwrite body reuses it (with b_index/b_filename). */
+export const InsertionItem = t.Object(
   {
     a_index: t.Optional(t.Integer({ minimum: 0, error: INSERTIONS_BODY })),
     a_filename: t.Optional(t.String({ error: INSERTIONS_BODY })),
@@ -25,13 +26,13 @@ export const CompareModel = {
   pageQuery: t.Object({ side: t.Optional(t.String()), index: t.Optional(t.String()) }),
   /** export-patch: at least one insertion (checked by the use-case, with its message). */
   exportBody: t.Object(
-    { insertions: t.Array(Insertion, { error: INSERTIONS_BODY }) },
+    { insertions: t.Array(InsertionItem, { error: INSERTIONS_BODY }) },
     { error: INSERTIONS_BODY },
   ),
   /** keep-b: insertions optional, the body too. */
   keepBody: t.Optional(
     t.Object(
-      { insertions: t.Optional(t.Array(Insertion, { error: INSERTIONS_BODY })) },
+      { insertions: t.Optional(t.Array(InsertionItem, { error: INSERTIONS_BODY })) },
       { error: INSERTIONS_BODY },
     ),
   ),
