@@ -15,6 +15,11 @@ import { validateFileName } from '../archives/rename.ts'
 import { patchArchive } from '../archives/save.ts'
 import { addToCategory } from '../collections/categories.ts'
 import { commit } from '../commit.ts'
+import {
+  readOverwriteInsertions,
+  writeOverwriteInsertions,
+  type InsertionRequest,
+} from './compare-patch.ts'
 import { ingestForItem, type IngestOutcome } from './ingest.ts'
 import { requireItem } from './queue.ts'
 import { stagedUploadOf } from './staging.ts'
@@ -77,16 +82,14 @@ function carryOver(deps: Deps, archiveId: string, carried: CarriedOver): void {
 /**
  * POST /{id}/overwrite: the archive holding the name is deleted (file and row) and the staged
  * download catalogued under that name, with the old one's progress, static categories and rating
- * tags. `insertions` (the old archive's unique pages as a patch for the new one) is refused until
- * the patch packaging exists.
+ * tags. `insertions` picks pages of the old archive, read before it goes, into a sidecar patch of
+ * the new one (compare-patch.ts).
  */
 export async function overwriteConflict(
   deps: Deps,
   id: string,
-  insertions: unknown[] | undefined,
+  insertions: readonly InsertionRequest[] = [],
 ): Promise<IngestOutcome> {
-  if (insertions !== undefined && insertions.length > 0)
-    throw fail.bad_request('insertions are not supported yet.')
   return deps.locks.withLock(lockOf(id), async () => {
     const { item, conflict } = requireConflict(deps, id)
     const old = conflict.existing_id ? findArchive(deps.db, conflict.existing_id) : undefined
@@ -95,10 +98,15 @@ export async function overwriteConflict(
         'The file holding this name is not a catalogued archive: rename the download instead.',
       )
     const carried = carriedOverFrom(deps, old)
+    // Every check of the picked pages (a 400) happens while the old archive still exists.
+    const pages = await readOverwriteInsertions(deps, id, insertions)
     const staged = await stagedUploadOf(item.tempPath!, conflict.filename)
     await deleteArchive(deps, old)
     const outcome = await ingestForItem(deps, item, staged, stillWaiting)
-    if (outcome.kind === 'done') carryOver(deps, outcome.archiveId, carried)
+    if (outcome.kind !== 'done') return outcome
+    carryOver(deps, outcome.archiveId, carried)
+    const placed = findArchive(deps.db, outcome.archiveId)
+    if (placed) await writeOverwriteInsertions(deps, placed, pages)
     return outcome
   })
 }

@@ -33,8 +33,23 @@ export const DownloadModel = {
   ),
   idsBody: t.Object({ ids: t.Array(t.String({ maxLength: 64 }), { maxItems: MAX_IDS }) }),
   confirmOlderBody: t.Object({ proceed: t.Boolean() }),
+  /** Pages of the old archive kept in a patch of the new one (compare-patch.ts's wire names). */
   overwriteBody: t.Optional(
-    t.Object({ insertions: t.Optional(t.Array(t.Unknown(), { maxItems: 10_000 })) }),
+    t.Object({
+      insertions: t.Optional(
+        t.Array(
+          t.Object({
+            a_index: t.Optional(t.Integer({ minimum: 0 })),
+            a_filename: t.Optional(t.String({ maxLength: 1024 })),
+            b_index: t.Optional(t.Integer({ minimum: 0 })),
+            b_filename: t.Optional(t.String({ maxLength: 1024 })),
+            after_filename: t.Optional(t.String({ maxLength: 1024 })),
+            before_filename: t.Optional(t.String({ maxLength: 1024 })),
+          }),
+          { maxItems: 10_000 },
+        ),
+      ),
+    }),
   ),
   renameBody: t.Object({ filename: t.String({ maxLength: 1024 }) }),
   downloadUrlQuery: t.Object({ url: t.Optional(t.String()), catid: t.Optional(t.String()) }),
