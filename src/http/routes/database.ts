@@ -1,16 +1,104 @@
-// Database-wide operations: clean, clear all New flags (backup and restore arrive in step 7).
+// Database-wide operations: backup and restore, legacy import and its snapshots, drop, clean,
+// clear all New flags, and the maintenance scripts.
+import { statSync } from 'node:fs'
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
+import { readMultipart } from '../multipart.ts'
+import { backupResponse, DatabaseModel, parseBackupFormat } from '../models/database.ts'
 import { cleanDatabase } from '../../domain/archives/clean.ts'
 import { clearAllNewFlags } from '../../domain/archives/edit.ts'
+import { buildBackupDocument } from '../../domain/database/backup-document.ts'
+import {
+  backupJobFile,
+  receiveBackupUpload,
+  removeBackupUpload,
+} from '../../domain/database/backup-files.ts'
+import { dropDatabase } from '../../domain/database/drop.ts'
+import { legacyImportCount, parseImportOptions } from '../../domain/database/import-legacy.ts'
+import { repairStoredMojibake } from '../../domain/database/repair-mojibake.ts'
+import { checkBackupUpload } from '../../domain/database/restore.ts'
+import { listSnapshots, removeSnapshot, snapshotDocument } from '../../domain/database/snapshots.ts'
+import { subfoldersToCategories } from '../../domain/database/subfolders-to-categories.ts'
+import { subfoldersToTankoubons } from '../../domain/database/subfolders-to-tankoubons.ts'
+
+/** The uploaded backup file of a multipart body, stored under data/backups and checked. */
+async function receiveBackupForm(deps: Deps, request: Request) {
+  const form = await readMultipart(request, deps.config, {
+    field: 'file',
+    receive: (_filename, content) => receiveBackupUpload(deps, content),
+    discard: async (name) => removeBackupUpload(deps, name),
+  })
+  await checkBackupUpload(deps, form.file)
+  return form
+}
 
 export const databaseRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.database' })
     .use(requestContext(deps))
+    .get('/api/database/backup', () => buildBackupDocument(deps.db))
+    .post('/api/database/backup', () => ok({ job: deps.jobs.enqueue('backup', {}) }))
+    .get(
+      '/api/database/backup/:jobid',
+      ({ params, query }) => {
+        const format = parseBackupFormat(query.format)
+        const path = backupJobFile(deps, params.jobid)
+        const takenAt = Math.floor(statSync(path).mtimeMs / 1000)
+        return backupResponse(Bun.file(path), format, takenAt)
+      },
+      { params: DatabaseModel.backupParams, query: DatabaseModel.backupQuery },
+    )
+    .post('/api/database/restore', async ({ request }) => {
+      const form = await receiveBackupForm(deps, request)
+      return ok({ job: deps.jobs.enqueue('restore', { upload: form.file }) })
+    })
+    .post('/api/database/drop', () => {
+      const dropped = dropDatabase(deps)
+      return ok({
+        successMessage: `Dropped ${dropped.archives} archives, ${dropped.categories} categories and ${dropped.tankoubons} Tankoubons; snapshot ${dropped.snapshot} holds them.`,
+        snapshot: dropped.snapshot,
+      })
+    })
+    .post('/api/database/import-legacy', async ({ request }) => {
+      const form = await receiveBackupForm(deps, request)
+      let options
+      try {
+        options = parseImportOptions(form.fields)
+      } catch (error) {
+        removeBackupUpload(deps, form.file)
+        throw error
+      }
+      return ok({ job: deps.jobs.enqueue('import_legacy', { upload: form.file, ...options }) })
+    })
+    .get('/api/database/import-legacy/count', () => ok({ count: legacyImportCount(deps) }))
+    .get('/api/database/import-snapshots', () => ok({ snapshots: listSnapshots(deps) }))
+    .get(
+      '/api/database/import-snapshots/:id',
+      ({ params }) => {
+        const snapshot = snapshotDocument(deps, params.id)
+        return backupResponse(snapshot.json, 'file', snapshot.createdAt, `snapshot-${snapshot.id}`)
+      },
+      { params: DatabaseModel.snapshotParams },
+    )
+    .delete(
+      '/api/database/import-snapshots/:id',
+      ({ params }) => {
+        removeSnapshot(deps, params.id)
+        return ok()
+      },
+      { params: DatabaseModel.snapshotParams },
+    )
     .post('/api/database/clean', async () => ok(await cleanDatabase(deps)))
     .delete('/api/database/isnew', () => {
       const cleared = clearAllNewFlags(deps)
       return ok({ successMessage: `Cleared the New flag on ${cleared} archives.` })
     })
+    .post('/api/database/scripts/repair-mojibake', () => ok(repairStoredMojibake(deps)))
+    .post('/api/database/scripts/subfolders-to-categories', async () =>
+      ok(await subfoldersToCategories(deps)),
+    )
+    // No language-model client exists yet (step 8): the folder name is the whole behaviour.
+    .post('/api/database/scripts/subfolders-to-tankoubons', async () =>
+      ok(await subfoldersToTankoubons(deps)),
+    )

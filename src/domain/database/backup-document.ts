@@ -1,0 +1,206 @@
+// The backup document (SPEC 2, Backup records) in LANraragi's shape: what GET /api/database/backup
+// answers, the backup job writes, restore and legacy import read, and snapshots hold. Reading one
+// checks every record before anything is written, so a bad file is a 400, never half a restore.
+import type { Db } from '../../db/client.ts'
+import { listCategoryRows, membersByCategory } from '../../db/repos/categories.repo.ts'
+import { listBackupArchiveRows } from '../../db/repos/database.repo.ts'
+import { findTankoubonsWithMembers } from '../../db/repos/tankoubons.repo.ts'
+import { fail } from '../../errors.ts'
+import { isArchiveId, isCategoryId, isTankoubonId } from '../../model/ids.ts'
+
+export type BackupArchive = {
+  arcid: string
+  title: string
+  tags: string
+  summary: string | null
+  filename: string
+  thumbhash?: string | null
+  /** JSON object page -> chapter title, as LANraragi writes it (a string); absent when none. */
+  toc?: string | null
+}
+
+export type BackupCategory = {
+  catid: string
+  name?: string
+  search?: string
+  archives?: string[]
+  /** Ours, beyond LANraragi's record: kept so a round trip loses nothing. */
+  pinned?: boolean
+  visible_to_guest?: boolean
+}
+
+export type BackupTankoubon = {
+  tankid: string
+  name: string
+  summary?: string
+  tags?: string
+  archives: string[]
+}
+
+export type BackupDocument = {
+  archives: BackupArchive[]
+  categories: BackupCategory[]
+  tankoubons: BackupTankoubon[]
+}
+
+const THUMBHASH = /^[0-9a-f]{40}$/
+
+/** The whole library as a backup document: hidden archives included, their metadata is theirs. */
+export function buildBackupDocument(db: Db): BackupDocument {
+  const archives = listBackupArchiveRows(db).map((row): BackupArchive => {
+    const archive: BackupArchive = {
+      arcid: row.id,
+      title: row.title,
+      tags: row.tags,
+      summary: row.summary,
+      filename: row.filename,
+      thumbhash: row.thumbhash && THUMBHASH.test(row.thumbhash) ? row.thumbhash : null,
+    }
+    if (row.toc !== '{}') archive.toc = row.toc
+    return archive
+  })
+  const categoryRows = listCategoryRows(db)
+  const members = membersByCategory(
+    db,
+    categoryRows.map((row) => row.id),
+  )
+  const categories = categoryRows.map((row): BackupCategory => ({
+    catid: row.id,
+    name: row.name,
+    search: row.search,
+    archives: row.search === '' ? (members.get(row.id) ?? []) : [],
+    pinned: row.pinned,
+    visible_to_guest: row.visibleToGuest,
+  }))
+  const tankoubons = findTankoubonsWithMembers(db).map(({ row, members }): BackupTankoubon => ({
+    tankid: row.id,
+    name: row.name,
+    summary: row.summary,
+    tags: row.tags,
+    archives: members,
+  }))
+  return { archives, categories, tankoubons }
+}
+
+type Json = Record<string, unknown>
+
+const bad = (message: string) => fail.bad_request(`Invalid backup: ${message}`)
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** A string field, `null`/absent as `fallback`; anything else is a 400 naming the field. */
+function stringField(record: Json, key: string, where: string, fallback = ''): string {
+  const v = record[key]
+  if (v === undefined || v === null) return fallback
+  if (typeof v !== 'string') throw bad(`${where} '${key}' must be a string.`)
+  return v
+}
+
+function idList(record: Json, where: string, accept: (id: string) => boolean): string[] {
+  const v = record.archives
+  if (v === undefined || v === null) return []
+  if (!Array.isArray(v)) throw bad(`${where} archives must be an array.`)
+  return v.map((id) => {
+    const lower = typeof id === 'string' && !id.startsWith('TANK_') ? id.toLowerCase() : id
+    if (typeof lower !== 'string' || !accept(lower))
+      throw bad(`${where} lists an invalid archive id.`)
+    return lower
+  })
+}
+
+/** LANraragi wrote toc as a JSON string; an object is taken too. Only page -> title pairs. */
+function tocField(record: Json, where: string): string | null {
+  const v = record.toc
+  if (v === undefined || v === null || v === '') return null
+  let parsed: unknown = v
+  if (typeof v === 'string') {
+    try {
+      parsed = JSON.parse(v)
+    } catch {
+      throw bad(`${where} toc is not JSON.`)
+    }
+  }
+  if (!isObject(parsed)) throw bad(`${where} toc must be an object of page -> title.`)
+  const toc: Record<string, string> = {}
+  for (const [page, title] of Object.entries(parsed)) {
+    if (!/^[1-9][0-9]{0,8}$/.test(page) || typeof title !== 'string')
+      throw bad(`${where} toc must be an object of page -> title.`)
+    toc[page] = title
+  }
+  return JSON.stringify(toc)
+}
+
+/**
+ * Checks a backup document as LANraragi's restore does (archives and categories arrays required,
+ * tankoubons optional), with ids in their formats; answers it with absent fields filled in.
+ */
+export function parseBackupDocument(text: string): BackupDocument {
+  let root: unknown
+  try {
+    root = JSON.parse(text)
+  } catch {
+    throw bad('the file is not JSON.')
+  }
+  if (!isObject(root)) throw bad('the root must be an object.')
+  for (const key of ['archives', 'categories'])
+    if (!Array.isArray(root[key])) throw bad(`'${key}' must be an array.`)
+  if (root.tankoubons !== undefined && !Array.isArray(root.tankoubons))
+    throw bad(`'tankoubons' must be an array.`)
+
+  const archives = (root.archives as unknown[]).map((raw, i): BackupArchive => {
+    const where = `archive ${i + 1}`
+    if (!isObject(raw)) throw bad(`${where} is not an object.`)
+    const arcid = typeof raw.arcid === 'string' ? raw.arcid.toLowerCase() : ''
+    if (!isArchiveId(arcid)) throw bad(`${where} has an invalid arcid.`)
+    const thumbhash = stringField(raw, 'thumbhash', where)
+    return {
+      arcid,
+      title: stringField(raw, 'title', where),
+      tags: stringField(raw, 'tags', where),
+      summary: stringField(raw, 'summary', where),
+      filename: stringField(raw, 'filename', where),
+      thumbhash: THUMBHASH.test(thumbhash) ? thumbhash : null,
+      toc: tocField(raw, where),
+    }
+  })
+  const categories = (root.categories as unknown[]).map((raw, i): BackupCategory => {
+    const where = `category ${i + 1}`
+    if (!isObject(raw)) throw bad(`${where} is not an object.`)
+    if (typeof raw.catid !== 'string' || !isCategoryId(raw.catid))
+      throw bad(`${where} has an invalid catid.`)
+    const category: BackupCategory = {
+      catid: raw.catid,
+      name: stringField(raw, 'name', where),
+      search: stringField(raw, 'search', where),
+      archives: idList(raw, where, (id) => isArchiveId(id) || isTankoubonId(id)),
+    }
+    if (typeof raw.pinned === 'boolean' || raw.pinned === 0 || raw.pinned === 1)
+      category.pinned = Boolean(raw.pinned)
+    if (typeof raw.visible_to_guest === 'boolean') category.visible_to_guest = raw.visible_to_guest
+    return category
+  })
+  const tankoubons = ((root.tankoubons as unknown[] | undefined) ?? []).map(
+    (raw, i): BackupTankoubon => {
+      const where = `tankoubon ${i + 1}`
+      if (!isObject(raw)) throw bad(`${where} is not an object.`)
+      if (typeof raw.tankid !== 'string' || !isTankoubonId(raw.tankid))
+        throw bad(`${where} has an invalid tankid.`)
+      return {
+        tankid: raw.tankid,
+        name: stringField(raw, 'name', where),
+        summary: stringField(raw, 'summary', where),
+        tags: stringField(raw, 'tags', where),
+        archives: idList(raw, where, isArchiveId),
+      }
+    },
+  )
+  return { archives, categories, tankoubons }
+}
+
+/** How many records of each kind a document holds (job results, snapshot listings). */
+export function countRecords(doc: BackupDocument) {
+  return {
+    archives: doc.archives.length,
+    categories: doc.categories.length,
+    tankoubons: doc.tankoubons.length,
+  }
+}

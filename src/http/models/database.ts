@@ -1,0 +1,34 @@
+// Wire shapes of the database routes: backup job download, snapshots, and the documents sent as
+// files (a Content-Disposition name clients save them under).
+import { t } from 'elysia'
+import { fail } from '../../errors.ts'
+
+export const DatabaseModel = {
+  backupParams: t.Object({ jobid: t.String() }),
+  backupQuery: t.Object({ format: t.Optional(t.String()) }),
+  snapshotParams: t.Object({ id: t.String() }),
+}
+
+/** `format` of GET /api/database/backup/{jobid}: json or file (the default); else 400. */
+export function parseBackupFormat(raw: string | undefined): 'json' | 'file' {
+  const format = raw ?? 'file'
+  if (format !== 'json' && format !== 'file')
+    throw fail.bad_request(`Unknown format: ${format.slice(0, 32)} (json or file).`)
+  return format
+}
+
+const stamp = (unixSeconds: number) =>
+  new Date(unixSeconds * 1000).toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')
+
+/** A backup document as an answer: inline JSON, or a download named after when it was taken. */
+export function backupResponse(
+  body: Blob | string,
+  format: 'json' | 'file',
+  takenAt: number,
+  prefix = 'backup',
+): Response {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' }
+  if (format === 'file')
+    headers['content-disposition'] = `attachment; filename="${prefix}-${stamp(takenAt)}.json"`
+  return new Response(body, { headers })
+}
