@@ -150,7 +150,7 @@ export async function runQueuedDownload(
       try {
         const name = await stagedNameOf(file.path, file.nameHint)
         const staged = await stagedUploadOf(file.path, name)
-        outcomes.push(await ingestForItem(deps, item, staged, owns))
+        outcomes.push(await ingestForItem(deps, item, staged, owns, i === files.length - 1))
       } catch (error) {
         for (const rest of files.slice(i)) await removeStagedDownload(deps, rest.path)
         throw error

@@ -59,6 +59,8 @@ export async function ingestForItem(
   item: DownloadItemRow,
   staged: StagedUpload,
   owns: (row: DownloadItemRow) => boolean,
+  /** False for all but the last of several resources: the item stays downloading. */
+  last = true,
 ): Promise<IngestOutcome> {
   let keep = false
   try {
@@ -106,7 +108,7 @@ export async function ingestForItem(
     const title = placed.row.title
     // Several resources catalogued one by one (no bundling) each add their archive.
     patchItemIf(deps, item.id, owns, (row) => ({
-      state: 'done',
+      state: last ? 'done' : row.state,
       error: null,
       title,
       archiveIds: JSON.stringify([...(JSON.parse(row.archiveIds) as string[]), archiveId]),
