@@ -2,7 +2,7 @@
 // then category and flags), then each term narrows it. Tag hits come from posting lists of the
 // vocabulary's matches; titles are tested only for documents still in the running, so later
 // terms cost little.
-import { compileTerm, matchingIndices, testString, type StringTest } from './pattern.ts'
+import { compileTerm, testString, type StringTest } from './pattern.ts'
 import type { NumberTerm, Term, TextTerm } from './query.ts'
 import { ARCHIVE, TANK, type Store } from './store.ts'
 import type { Vocabulary } from './vocabulary.ts'
@@ -159,23 +159,26 @@ function narrowByText(
   const matcher = compileTerm(term)
   const tags = vocab.matchingTags(term, matcher)
   let postings = 0
-  for (const tag of tags) postings += vocab.postings(tag).length
+  for (const tag of tags) postings += vocab.postingCount(tag)
   const mark = marks.next()
   const array = marks.array
   if (candidates.length * TAGS_PER_DOC < postings) {
     // Few candidates left: test their own tags instead of walking long posting lists.
     const wanted = new Uint8Array(vocab.size)
     for (const tag of tags) wanted[tag] = 1
+    const { tagData, tagStart, tagCount } = store
     for (let i = 0; i < candidates.length; i++) {
       const slot = candidates[i]!
-      for (const tag of store.tagIds[slot]!) {
-        if (!wanted[tag]) continue
+      const start = tagStart[slot]!
+      const end = start + tagCount[slot]!
+      for (let k = start; k < end; k++) {
+        if (!wanted[tagData[k]!]) continue
         array[slot] = mark
         break
       }
     }
   } else {
-    for (const tag of tags) for (const slot of vocab.postings(tag)) array[slot] = mark
+    for (const tag of tags) vocab.markPostings(tag, array, mark)
   }
   if (matcher.title) markTitleHits(store, term, matcher.title, candidates, array, mark)
   const out = new Int32Array(candidates.length)
@@ -200,7 +203,7 @@ function markTitleHits(
   const needsColon = term.text.includes(':')
   if (needsColon && store.colonTitles.size < candidates.length) {
     for (const slot of store.colonTitles)
-      if (array[slot] !== mark && testString(test, store.titleLower[slot]!)) array[slot] = mark
+      if (array[slot] !== mark && testString(test, store.titleLower(slot))) array[slot] = mark
     return
   }
   const many = candidates.length * TITLE_SCAN_RATIO > store.capacity
@@ -215,8 +218,10 @@ function markTitleHits(
     const slot = candidates[i]!
     if (array[slot] !== mark && (!needsColon || store.colonTitles.has(slot))) unknown[n++] = slot
   }
-  const hits = matchingIndices(store.titleLower, test, unknown.subarray(0, n))
-  for (const slot of hits) array[slot] = mark
+  for (let i = 0; i < n; i++) {
+    const slot = unknown[i]!
+    if (testString(test, store.titleLower(slot))) array[slot] = mark
+  }
 }
 
 export function applyTerms(

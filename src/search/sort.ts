@@ -1,7 +1,8 @@
 // Result order. Titles keep one natural-order list of all documents; a namespace sort keeps,
 // per namespace once asked for, each document's last tag in it (a Tankoubon's own tag before its
-// members') and the natural order of that namespace's values (numbers by value). A query then
-// only walks and buckets: no comparisons.
+// members'), the natural order of that namespace's values (numbers by value) and the documents
+// holding one in that order (value, then title order), updated on writes like the title order.
+// A query then only walks: no comparisons, no buckets.
 import { naturalCompare } from '../model/natural-sort.ts'
 import { TANK, type Store } from './store.ts'
 import type { Vocabulary } from './vocabulary.ts'
@@ -22,11 +23,15 @@ function compareValues(a: string, b: string): number {
 type NamespaceKeys = {
   /** Tag id of each slot's last tag in the namespace, -1 when it has none. */
   tagOfSlot: Int32Array
-  /** Tag ids of the namespace in value order. */
+  /** Tag ids of the namespace in value order (new values are inserted by binary search). */
   sorted: number[]
-  known: Set<number>
-  /** Value rank by tag id (equal values share a rank); rebuilt when `sorted` changed. */
-  rank: Int32Array | null
+  /** 1 at the tag ids in `sorted` (grown with the vocabulary). */
+  known: Uint8Array
+  /** Slots with a tag in the namespace, by value, then title order: order[0, length). */
+  order: Int32Array
+  length: number
+  /** Whether two of its tags hold the same value (`a: x` and `a:x`): rare, and slower to walk. */
+  shared: boolean
 }
 
 /** Tag ids of a Tankoubon's own tags (its document holds its members' tags as well). */
@@ -35,21 +40,27 @@ export type OwnTagsOf = (slot: number) => readonly number[]
 export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTagsOf) {
   const byNamespace = new Map<string, NamespaceKeys>()
 
-  const lastIn = (tags: readonly number[], namespace: string) => {
+  const lastIn = (tags: ArrayLike<number>, namespace: string) => {
     let found = -1
-    for (const id of tags) if (vocab.namespace(id) === namespace) found = id
+    for (let i = 0; i < tags.length; i++)
+      if (vocab.namespace(tags[i]!) === namespace) found = tags[i]!
     return found
   }
 
   // A Tankoubon sorts by its own tag; its members' tags stand in only when it has none.
   const lastTagIn = (slot: number, namespace: string) => {
     const own = store.kind[slot] === TANK ? lastIn(ownTagsOf(slot), namespace) : -1
-    return own >= 0 ? own : lastIn(store.tagIds[slot]!, namespace)
+    return own >= 0 ? own : lastIn(store.tagsOf(slot), namespace)
   }
 
   const learn = (keys: NamespaceKeys, tag: number) => {
-    if (tag < 0 || keys.known.has(tag)) return
-    keys.known.add(tag)
+    if (tag < 0 || keys.known[tag]) return
+    if (tag >= keys.known.length) {
+      const grown = new Uint8Array(Math.max(vocab.size, keys.known.length * 2))
+      grown.set(keys.known)
+      keys.known = grown
+    }
+    keys.known[tag] = 1
     const value = vocab.value(tag)
     let lo = 0
     let hi = keys.sorted.length
@@ -59,51 +70,120 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
       else hi = mid
     }
     keys.sorted.splice(lo, 0, tag)
-    keys.rank = null
+    const next = keys.sorted[lo + 1]
+    const previous = keys.sorted[lo - 1]
+    if (
+      (next !== undefined && vocab.value(next) === value) ||
+      (previous !== undefined && vocab.value(previous) === value)
+    )
+      keys.shared = true
   }
+
+  /** Whether two tags of the namespace hold the same value (equal values sort as one). */
+  const sameValue = (a: number, b: number) => a === b || vocab.value(a) === vocab.value(b)
 
   const materialize = (namespace: string): NamespaceKeys => {
     const tagOfSlot = new Int32Array(Math.max(store.capacity, 16)).fill(-1)
-    const known = new Set<number>()
+    const known = new Uint8Array(Math.max(vocab.size, 16))
+    const sorted: number[] = []
     for (let slot = 0; slot < store.capacity; slot++) {
       if (!store.alive[slot]) continue
       const tag = lastTagIn(slot, namespace)
       tagOfSlot[slot] = tag
-      if (tag >= 0) known.add(tag)
+      if (tag < 0 || known[tag]) continue
+      known[tag] = 1
+      sorted.push(tag)
     }
-    const sorted = [...known].sort((a, b) => compareValues(vocab.value(a), vocab.value(b)))
-    const keys = { tagOfSlot, sorted, known, rank: null }
+    sorted.sort((a, b) => compareValues(vocab.value(a), vocab.value(b)))
+    // Counting sort by value rank (equal values share one), stable over title order.
+    const rank = new Map<number, number>()
+    let shared = false
+    sorted.forEach((tag, i) => {
+      const same = i > 0 && sameValue(sorted[i - 1]!, tag)
+      shared ||= same
+      rank.set(tag, same ? rank.get(sorted[i - 1]!)! : i)
+    })
+    const rankOfSlot = new Int32Array(tagOfSlot.length)
+    const starts = new Int32Array(sorted.length + 1)
+    let holders = 0
+    for (let slot = 0; slot < store.capacity; slot++) {
+      const tag = tagOfSlot[slot]!
+      if (tag < 0) continue
+      const r = rank.get(tag)!
+      rankOfSlot[slot] = r
+      starts[r + 1]!++
+      holders++
+    }
+    for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!
+    const order = new Int32Array(Math.max(16, holders + (holders >>> 3)))
+    const byTitle = store.byTitle
+    for (let i = 0; i < byTitle.length; i++) {
+      const slot = byTitle[i]!
+      if (tagOfSlot[slot]! >= 0) order[starts[rankOfSlot[slot]!]!++] = slot
+    }
+    const keys: NamespaceKeys = { tagOfSlot, sorted, known, order, length: holders, shared }
     byNamespace.set(namespace, keys)
     return keys
   }
 
-  const rankOf = (keys: NamespaceKeys) => {
-    if (keys.rank && keys.rank.length >= vocab.size) return keys.rank
-    const rank = new Int32Array(Math.max(vocab.size, 16))
-    let previous = ''
-    let current = -1
-    keys.sorted.forEach((tag, i) => {
-      const value = vocab.value(tag)
-      if (i === 0 || value !== previous) current = i
-      rank[tag] = current
-      previous = value
-    })
-    keys.rank = rank
-    return rank
+  /** Where `slot` (with its current tag and title) belongs in `keys.order`. */
+  const orderPosition = (keys: NamespaceKeys, slot: number) => {
+    const { order, tagOfSlot } = keys
+    const tag = tagOfSlot[slot]!
+    const value = vocab.value(tag)
+    let lo = 0
+    let hi = keys.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      const other = order[mid]!
+      const otherTag = tagOfSlot[other]!
+      const diff =
+        (sameValue(otherTag, tag) ? 0 : compareValues(vocab.value(otherTag), value)) ||
+        store.compareSlots(other, slot)
+      if (diff < 0) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  const removeFromOrder = (keys: NamespaceKeys, slot: number) => {
+    const at = keys.order.subarray(0, keys.length).indexOf(slot)
+    if (at === -1) return
+    keys.order.copyWithin(at, at + 1, keys.length)
+    keys.length--
+  }
+
+  const insertIntoOrder = (keys: NamespaceKeys, slot: number) => {
+    const at = orderPosition(keys, slot)
+    if (keys.length === keys.order.length) {
+      const grown = new Int32Array(keys.order.length * 2)
+      grown.set(keys.order)
+      keys.order = grown
+    }
+    keys.order.copyWithin(at + 1, at, keys.length)
+    keys.order[at] = slot
+    keys.length++
   }
 
   return {
-    /** Keeps materialized namespaces current after a document was written or removed. */
-    update(slot: number) {
+    /**
+     * Keeps materialized namespaces current after a document was written or removed;
+     * `titleMoved`: its place in the title order changed (new document, new title).
+     */
+    update(slot: number, titleMoved: boolean) {
       for (const [namespace, keys] of byNamespace) {
         if (slot >= keys.tagOfSlot.length) {
           const grown = new Int32Array(Math.max(store.capacity, keys.tagOfSlot.length * 2)).fill(-1)
           grown.set(keys.tagOfSlot)
           keys.tagOfSlot = grown
         }
+        const before = keys.tagOfSlot[slot]!
         const tag = store.alive[slot] ? lastTagIn(slot, namespace) : -1
+        if (tag === before && !titleMoved) continue
+        if (before >= 0) removeFromOrder(keys, slot)
         keys.tagOfSlot[slot] = tag
         learn(keys, tag)
+        if (tag >= 0) insertIntoOrder(keys, slot)
       }
     },
 
@@ -114,43 +194,58 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
     /** Orders the `count` slots marked with `mark`. */
     order(spec: SortSpec, marks: Int32Array, mark: number, count: number): Int32Array {
       const byTitle = store.byTitle
-      const inTitleOrder = new Int32Array(count)
+      const out = new Int32Array(count)
       let n = 0
       if (spec.by === 'title' && spec.desc) {
         for (let i = byTitle.length - 1; i >= 0 && n < count; i--) {
           const slot = byTitle[i]!
-          if (marks[slot] === mark) inTitleOrder[n++] = slot
+          if (marks[slot] === mark) out[n++] = slot
         }
-        return inTitleOrder
+        return out
       }
-      for (let i = 0; i < byTitle.length && n < count; i++) {
-        const slot = byTitle[i]!
-        if (marks[slot] === mark) inTitleOrder[n++] = slot
-      }
-      if (spec.by === 'title' || count === 0) return inTitleOrder
-      if (spec.by === 'lastread') {
-        const read = Array.from(inTitleOrder).filter((slot) => store.lastread[slot]! > 0)
+      if (spec.by !== 'namespace') {
+        for (let i = 0; i < byTitle.length && n < count; i++) {
+          const slot = byTitle[i]!
+          if (marks[slot] === mark) out[n++] = slot
+        }
+        if (spec.by === 'title' || count === 0) return out
+        const read = Array.from(out).filter((slot) => store.lastread[slot]! > 0)
         // LANraragi lists the most recent first by default; ties stay in title order.
         const sign = spec.desc ? 1 : -1
         read.sort((a, b) => sign * (store.lastread[a]! - store.lastread[b]!))
         return Int32Array.from(read)
       }
+      if (count === 0) return out
       const keys = byNamespace.get(spec.namespace) ?? materialize(spec.namespace)
-      const rank = rankOf(keys)
-      const buckets = keys.sorted.length
-      // Counting sort by value rank, stable over title order; documents lacking the namespace
-      // go in the last bucket in both directions.
-      const bucket = new Int32Array(count)
-      const starts = new Int32Array(buckets + 2)
-      for (let i = 0; i < count; i++) {
-        const tag = keys.tagOfSlot[inTitleOrder[i]!] ?? -1
-        const b = tag < 0 ? buckets : spec.desc ? buckets - 1 - rank[tag]! : rank[tag]!
-        bucket[i] = b
-        starts[b + 1]!++
+      const { order, tagOfSlot, length } = keys
+      if (!spec.desc) {
+        for (let i = 0; i < length && n < count; i++) {
+          const slot = order[i]!
+          if (marks[slot] === mark) out[n++] = slot
+        }
+      } else {
+        // Values from the last down, equal values still in title order.
+        let end = length
+        while (end > 0 && n < count) {
+          const tag = tagOfSlot[order[end - 1]!]!
+          let begin = end - 1
+          while (begin > 0) {
+            const previous = tagOfSlot[order[begin - 1]!]!
+            if (previous !== tag && !(keys.shared && sameValue(previous, tag))) break
+            begin--
+          }
+          for (let i = begin; i < end; i++) {
+            const slot = order[i]!
+            if (marks[slot] === mark) out[n++] = slot
+          }
+          end = begin
+        }
       }
-      for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!
-      const out = new Int32Array(count)
-      for (let i = 0; i < count; i++) out[starts[bucket[i]!]!++] = inTitleOrder[i]!
+      // Documents lacking the namespace last in both directions, in title order.
+      for (let i = 0; i < byTitle.length && n < count; i++) {
+        const slot = byTitle[i]!
+        if (marks[slot] === mark && !(tagOfSlot[slot]! >= 0)) out[n++] = slot
+      }
       return out
     },
   }

@@ -1,6 +1,8 @@
-// The searchable documents (archives and Tankoubons) in slot-indexed arrays: lower-cased titles
-// for substring scans, tag ids for the posting lists, and the numbers and flags filters read.
-// A slot is reused after its document goes; `slotOf` maps ids to slots.
+// The searchable documents (archives and Tankoubons) in slot-indexed columns: titles (and their
+// lower-cased UTF-8 text for substring scans), tag ids for the posting lists, and the numbers and
+// flags filters read. Columns are typed arrays and every document's tag ids share one Int32Array,
+// so a million documents are a few dozen objects, not millions (bench/README.md, Search at a
+// million archives). A slot is reused after its document goes; `find` maps ids to slots.
 import { naturalCompare } from '../model/natural-sort.ts'
 import { freshAsciiCopy } from './locality.ts'
 import { foldCase } from './query.ts'
@@ -38,31 +40,49 @@ export type DocInput = {
 
 export type Store = ReturnType<typeof createStore>
 
+/** A typed array twice as long (at least `need`), holding the old contents. */
+function grow<T extends Int32Array | Uint8Array | Float64Array>(array: T, need: number): T {
+  const grown = new (array.constructor as new (n: number) => T)(Math.max(need, array.length * 2))
+  grown.set(array)
+  return grown
+}
+
 export function createStore(vocab: Vocabulary) {
   const ids: string[] = []
-  const kind: DocKind[] = []
   const title: string[] = []
-  const titleLower: string[] = []
   /** Slots whose title holds a colon: the only titles a `namespace:` term can be inside. */
   const colonTitles = new Set<number>()
-  const tagIds: number[][] = []
-  const pagecount: number[] = []
-  const progress: number[] = []
-  const lastread: number[] = []
-  const isnew: boolean[] = []
-  const untagged: boolean[] = []
-  const alive: boolean[] = []
+  // Columns by slot; `capacity` slots are in use (live or free).
+  let capacity = 0
+  let kind = new Uint8Array(1024)
+  let pagecount = new Int32Array(1024)
+  let progress = new Int32Array(1024)
+  let lastread = new Float64Array(1024)
+  let isnew = new Uint8Array(1024)
+  let untagged = new Uint8Array(1024)
+  let alive = new Uint8Array(1024)
   /** Archives: how many Tankoubons hold it. Tankoubons: how many of their members exist. */
-  const groupCount: number[] = []
-  /** The lower-cased titles again as one buffer, for substring scans. */
-  const titleText = createTextColumn(titleLower)
+  let groupCount = new Int32Array(1024)
+  // Tag ids of every slot in one array: slot s holds tagData[tagStart[s], tagStart[s] + tagCount[s]).
+  // A changed list that does not fit its old place is appended; the array is compacted when
+  // more than half of it is left behind that way.
+  let tagStart = new Int32Array(1024)
+  let tagCount = new Int32Array(1024)
+  let tagData = new Int32Array(1 << 16)
+  let tagEnd = 0
+  let tagWaste = 0
+  /** The lower-cased titles as one buffer, for substring scans. */
+  const titleText = createTextColumn(
+    (slot) => foldTitle(title[slot]!),
+    () => capacity,
+  )
   const slotOf = new Map<string, number>()
   const free: number[] = []
   /** Title order: slots sorted by natural title order, then id (the tie-break of every sort). */
   const byTitle: number[] = []
   /** Bumped on every change: caches compare it. */
   let version = 0
-  let onWrite: (slot: number) => void = () => {}
+  let onWrite: (slot: number, titleMoved: boolean) => void = () => {}
 
   const compareSlots = (a: number, b: number) =>
     naturalCompare(title[a]!, title[b]!) || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0)
@@ -78,6 +98,25 @@ export function createStore(vocab: Vocabulary) {
     return lo
   }
 
+  const newSlot = () => {
+    const reused = free.pop()
+    if (reused !== undefined) return reused
+    const slot = capacity++
+    if (slot >= kind.length) {
+      kind = grow(kind, capacity)
+      pagecount = grow(pagecount, capacity)
+      progress = grow(progress, capacity)
+      lastread = grow(lastread, capacity)
+      isnew = grow(isnew, capacity)
+      untagged = grow(untagged, capacity)
+      alive = grow(alive, capacity)
+      groupCount = grow(groupCount, capacity)
+      tagStart = grow(tagStart, capacity)
+      tagCount = grow(tagCount, capacity)
+    }
+    return slot
+  }
+
   const internTags = (tags: string[]) => {
     // An archive's tags arrive de-duplicated (only Unicode forms can still collide); a
     // Tankoubon's repeat across members, and there can be thousands.
@@ -90,39 +129,118 @@ export function createStore(vocab: Vocabulary) {
     return out
   }
 
-  const sameIds = (a: number[], b: number[]) =>
-    a.length === b.length && a.every((v, i) => v === b[i])
+  const tagsOf = (slot: number): Int32Array =>
+    tagData.subarray(tagStart[slot]!, tagStart[slot]! + tagCount[slot]!)
 
-  const isUntagged = (ids: number[]) => {
-    for (const id of ids) if (!UNTAGGED_IGNORED.has(vocab.namespace(id))) return false
+  const compactTags = () => {
+    const packed = new Int32Array(Math.max(1 << 16, (tagEnd - tagWaste) * 2))
+    let at = 0
+    for (let slot = 0; slot < capacity; slot++) {
+      const start = tagStart[slot]!
+      const count = tagCount[slot]!
+      packed.set(tagData.subarray(start, start + count), at)
+      tagStart[slot] = at
+      at += count
+    }
+    tagData = packed
+    tagEnd = at
+    tagWaste = 0
+  }
+
+  const setTags = (slot: number, list: readonly number[]) => {
+    const count = tagCount[slot]!
+    let start = tagStart[slot]!
+    if (list.length > count) {
+      tagWaste += count
+      if (tagEnd + list.length > tagData.length) {
+        if (tagWaste * 2 > tagEnd) compactTags()
+        if (tagEnd + list.length > tagData.length) tagData = grow(tagData, tagEnd + list.length)
+      }
+      start = tagEnd
+      tagEnd += list.length
+    } else {
+      tagWaste += count - list.length
+    }
+    for (let i = 0; i < list.length; i++) tagData[start + i] = list[i]!
+    tagStart[slot] = start
+    tagCount[slot] = list.length
+  }
+
+  const sameTags = (slot: number, list: readonly number[]) => {
+    if (tagCount[slot] !== list.length) return false
+    const start = tagStart[slot]!
+    for (let i = 0; i < list.length; i++) if (tagData[start + i] !== list[i]) return false
     return true
   }
 
+  const isUntagged = (list: readonly number[]) => {
+    for (const id of list) if (!UNTAGGED_IGNORED.has(vocab.namespace(id))) return false
+    return true
+  }
+
+  const setTitle = (slot: number, value: string) => {
+    title[slot] = value
+    if (value.includes(':')) colonTitles.add(slot)
+    else colonTitles.delete(slot)
+    titleText.changed(slot)
+  }
+
   return {
-    ids,
-    kind,
-    title,
-    titleLower,
     colonTitles,
-    tagIds,
-    pagecount,
-    progress,
-    lastread,
-    isnew,
-    untagged,
-    alive,
-    groupCount,
-    slotOf,
     byTitle,
     titleText,
+    get kind() {
+      return kind
+    },
+    get pagecount() {
+      return pagecount
+    },
+    get progress() {
+      return progress
+    },
+    get lastread() {
+      return lastread
+    },
+    get isnew() {
+      return isnew
+    },
+    get untagged() {
+      return untagged
+    },
+    get alive() {
+      return alive
+    },
+    get groupCount() {
+      return groupCount
+    },
+    /** Every slot's tag ids; read a slot's with `tagStart` and `tagCount`. */
+    get tagData() {
+      return tagData
+    },
+    get tagStart() {
+      return tagStart
+    },
+    get tagCount() {
+      return tagCount
+    },
     get capacity() {
-      return ids.length
+      return capacity
     },
     get version() {
       return version
     },
+    /** Id of the document in a slot ('' for a free slot). */
+    idAt: (slot: number): string => ids[slot] ?? '',
+    /** Slot of a document, or undefined. */
+    find: (id: string): number | undefined => slotOf.get(id),
+    /** A slot's tag ids (a view: read it before the next write). */
+    tagsOf,
+    /** A slot's title lower-cased, as substring and wildcard terms test it. */
+    titleLower: (slot: number): string => foldTitle(title[slot]!),
+    /** Title order, then id: the order of byTitle. */
+    compareSlots,
     /** Called after every put and remove (sort keys follow documents this way). */
-    listen(fn: (slot: number) => void) {
+    listen(fn: (slot: number, titleMoved: boolean) => void) {
       onWrite = fn
     },
 
@@ -131,42 +249,37 @@ export function createStore(vocab: Vocabulary) {
       version++
       const newTags = internTags(doc.tags)
       let slot = slotOf.get(doc.id)
+      let titleMoved = false
       if (slot === undefined) {
-        slot = free.pop() ?? ids.length
+        slot = newSlot()
         slotOf.set(doc.id, slot)
         ids[slot] = doc.id
         kind[slot] = doc.kind
-        tagIds[slot] = []
         groupCount[slot] = 0
-        alive[slot] = true
-        title[slot] = doc.title
-        titleLower[slot] = foldTitle(doc.title)
-        if (titleLower[slot]!.includes(':')) colonTitles.add(slot)
-        titleText.changed(slot)
+        alive[slot] = 1
+        setTitle(slot, doc.title)
         if (!bulk) byTitle.splice(titlePosition(slot), 0, slot)
+        titleMoved = true
       } else if (title[slot] !== doc.title) {
         byTitle.splice(titlePosition(slot), 1)
-        title[slot] = doc.title
-        titleLower[slot] = foldTitle(doc.title)
-        if (titleLower[slot]!.includes(':')) colonTitles.add(slot)
-        else colonTitles.delete(slot)
-        titleText.changed(slot)
+        setTitle(slot, doc.title)
         byTitle.splice(titlePosition(slot), 0, slot)
+        titleMoved = true
       }
-      const oldTags = tagIds[slot]!
-      if (!sameIds(oldTags, newTags)) {
+      if (!sameTags(slot, newTags)) {
         // Only the tags that changed: removing from a long posting list (a language tag held by
         // most of a million archives) is a scan, and an edit rarely touches those.
+        const oldTags = Array.from(tagsOf(slot))
         for (const id of missingFrom(oldTags, newTags)) vocab.removePosting(id, slot)
         for (const id of missingFrom(newTags, oldTags)) vocab.addPosting(id, slot)
-        tagIds[slot] = newTags
+        setTags(slot, newTags)
       }
       pagecount[slot] = doc.pagecount
       progress[slot] = doc.progress
       lastread[slot] = doc.lastread
-      isnew[slot] = doc.isnew
-      untagged[slot] = isUntagged(newTags)
-      onWrite(slot)
+      isnew[slot] = doc.isnew ? 1 : 0
+      untagged[slot] = isUntagged(newTags) ? 1 : 0
+      onWrite(slot, titleMoved)
       return slot
     },
 
@@ -175,24 +288,22 @@ export function createStore(vocab: Vocabulary) {
       if (slot === undefined) return undefined
       version++
       byTitle.splice(titlePosition(slot), 1)
-      for (const tag of tagIds[slot]!) vocab.removePosting(tag, slot)
+      const tags = tagsOf(slot)
+      for (let i = 0; i < tags.length; i++) vocab.removePosting(tags[i]!, slot)
+      setTags(slot, [])
       slotOf.delete(id)
-      alive[slot] = false
-      tagIds[slot] = []
-      title[slot] = ''
-      titleLower[slot] = ''
-      colonTitles.delete(slot)
-      titleText.changed(slot)
+      alive[slot] = 0
+      setTitle(slot, '')
       ids[slot] = ''
       free.push(slot)
-      onWrite(slot)
+      onWrite(slot, true)
       return slot
     },
 
     /** After a bulk load: one sort instead of an insertion per document. */
     sortTitles() {
       byTitle.length = 0
-      for (let s = 0; s < ids.length; s++) if (alive[s]) byTitle.push(s)
+      for (let s = 0; s < capacity; s++) if (alive[s]) byTitle.push(s)
       byTitle.sort(compareSlots)
       // Results are read in title order: their ids should lie in memory in that order too.
       slotOf.clear()
@@ -206,7 +317,7 @@ export function createStore(vocab: Vocabulary) {
 }
 
 /** The ids of `from` that `other` lacks (a Set past a few dozen: Tankoubons hold thousands). */
-function missingFrom(from: number[], other: number[]): number[] {
+function missingFrom(from: readonly number[], other: readonly number[]): number[] {
   if (other.length <= 32) return from.filter((id) => !other.includes(id))
   const kept = new Set(other)
   return from.filter((id) => !kept.has(id))

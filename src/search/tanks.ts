@@ -14,7 +14,7 @@ export function createTanks(store: Store, vocab: Vocabulary) {
   const dirty = new Set<string>()
 
   const syncGroupCount = (archiveId: string) => {
-    const slot = store.slotOf.get(archiveId)
+    const slot = store.find(archiveId)
     if (slot === undefined || store.kind[slot] !== ARCHIVE) return
     store.groupCount[slot] = tanksOf.get(archiveId)?.size ?? 0
   }
@@ -33,14 +33,15 @@ export function createTanks(store: Store, vocab: Vocabulary) {
     const tags = foldTags(record.tags)
     const live: MemberFigures[] = []
     for (const member of record.members) {
-      const slot = store.slotOf.get(member)
+      const slot = store.find(member)
       if (slot === undefined || store.kind[slot] !== ARCHIVE) continue
       live.push({
         pagecount: store.pagecount[slot]!,
-        isnew: store.isnew[slot]!,
+        isnew: store.isnew[slot] === 1,
         lastreadtime: store.lastread[slot]!,
       })
-      for (const id of store.tagIds[slot]!) tags.push(vocab.tag(id))
+      const memberTags = store.tagsOf(slot)
+      for (let i = 0; i < memberTags.length; i++) tags.push(vocab.tag(memberTags[i]!))
     }
     const summary = summarizeTankoubon(record, live)
     const slot = store.put(

@@ -5,18 +5,31 @@
 
 /** Stale entries tolerated before the next scan rebuilds the buffer. */
 const MAX_STALE = 2048
+/** Entries joined per piece while rebuilding: the strings of a piece are garbage right after. */
+const PIECE = 4096
 const NEWLINE = 10
 
-/** `values` is read, never written, here; the owner calls changed(i) after writing values[i]. */
-export function createTextColumn(values: readonly string[]) {
+/**
+ * `valueOf(i)` is entry i's text (it may be computed on each call: the buffer is the copy kept),
+ * `count()` the number of entries; the owner calls changed(i) after entry i changed.
+ */
+export function createTextColumn(valueOf: (index: number) => string, count: () => number) {
   let bytes = Buffer.alloc(0)
   let starts = new Int32Array(0)
   let lines = 0
   const stale = new Set<number>()
 
   const rebuild = () => {
-    bytes = Buffer.from(values.join('\n'))
-    lines = values.length
+    lines = count()
+    const pieces: Buffer[] = []
+    const piece: string[] = []
+    for (let begin = 0; begin < lines; begin += PIECE) {
+      const end = Math.min(lines, begin + PIECE)
+      piece.length = 0
+      for (let i = begin; i < end; i++) piece.push(valueOf(i))
+      pieces.push(Buffer.from(piece.join('\n') + (end < lines ? '\n' : '')))
+    }
+    bytes = Buffer.concat(pieces)
     starts = new Int32Array(lines + 1)
     let at = 0
     for (let i = 1; i < lines; i++) {
@@ -40,7 +53,7 @@ export function createTextColumn(values: readonly string[]) {
 
   /** Builds the buffer when it is due; after a bulk load, call it before the first search. */
   const prepare = () => {
-    if (stale.size + values.length - lines > MAX_STALE || lines === 0) rebuild()
+    if (stale.size + count() - lines > MAX_STALE || lines === 0) rebuild()
   }
 
   return {
@@ -62,9 +75,9 @@ export function createTextColumn(values: readonly string[]) {
         if (!stale.has(line)) out.push(line)
         at = starts[line + 1]!
       }
-      for (const index of stale) if (values[index]!.includes(text)) out.push(index)
-      for (let index = lines; index < values.length; index++)
-        if (values[index]!.includes(text)) out.push(index)
+      for (const index of stale) if (valueOf(index).includes(text)) out.push(index)
+      for (let index = lines, n = count(); index < n; index++)
+        if (valueOf(index).includes(text)) out.push(index)
       return out
     },
   }

@@ -33,8 +33,8 @@ async function library(seeds: Parameters<typeof seedArchive>[1][]) {
   return seeds.map((seed) => seedArchive({ db, search }, seed))
 }
 
-function run(filter: string, options: Partial<IndexQuery> = {}) {
-  const result = search.query({
+function baseQuery(filter: string): IndexQuery {
+  return {
     terms: parseFilter(filter),
     grouped: false,
     tanksOnly: false,
@@ -44,8 +44,11 @@ function run(filter: string, options: Partial<IndexQuery> = {}) {
     untaggedonly: false,
     hidecompleted: false,
     sort: { by: 'title', namespace: 'title', desc: false },
-    ...options,
-  })
+  }
+}
+
+function run(filter: string, options: Partial<IndexQuery> = {}) {
+  const result = search.query({ ...baseQuery(filter), ...options })
   return { ids: result.ids(), total: result.total, count: result.count }
 }
 
@@ -193,6 +196,67 @@ describe('search index: sorting', () => {
     expect(run('', sort).ids).toEqual([b!.id, a!.id])
     search.upsertArchive(updateArchive(db, a!.id, { tags: 'artist:aaron' })!)
     expect(run('', sort).ids).toEqual([a!.id, b!.id])
+  })
+
+  it('answers after many writes as an index built afresh from the same rows', async () => {
+    // Kept namespace orders, title order, posting lists and the shared tag-id array are all
+    // updated in place on writes; a fresh build computes them from scratch.
+    let seed = 7
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed % n
+    }
+    const tagsOf = () =>
+      [
+        random(4) ? `artist:${['amy', 'bo', 'cy', 'dee', 'ed'][random(5)]}` : '',
+        random(3) ? `date_added:${random(40) * 25}` : '',
+        random(2) ? `series:s${random(6)}` : '',
+        ...Array.from({ length: random(6) }, () => `misc:m${random(12)}`),
+      ]
+        .filter(Boolean)
+        .join(', ')
+    const rows = await library(
+      Array.from({ length: 60 }, (_, i) => ({ title: `T${random(30)} ${i}`, tags: tagsOf() })),
+    )
+    const sorts: IndexQuery['sort'][] = [
+      { by: 'title', namespace: 'title', desc: false },
+      { by: 'namespace', namespace: 'artist', desc: false },
+      { by: 'namespace', namespace: 'date_added', desc: true },
+      { by: 'namespace', namespace: 'series', desc: true },
+      { by: 'namespace', namespace: 'series', desc: false },
+    ]
+    const filters = ['', 'misc:m1', 'misc:m2, -artist:amy', 't1', 'series:s']
+    const answers = (index: SearchIndex) =>
+      sorts.flatMap((sort) =>
+        filters.map((filter) => {
+          const query = { ...baseQuery(filter), sort }
+          return index.query(query).ids()
+        }),
+      )
+    // Every order is asked once first, so the kept orders exist before the writes.
+    answers(search)
+    const live = [...rows]
+    for (let step = 0; step < 120; step++) {
+      const pick = random(live.length)
+      const row = live[pick]!
+      const action = random(5)
+      if (action === 0) {
+        search.upsertArchive(updateArchive(db, row.id, { title: `T${random(30)} edit ${step}` })!)
+      } else if (action === 1 && live.length > 20) {
+        search.upsertArchive({ ...row, unlinked: true })
+        db.$client.query('DELETE FROM archives WHERE id = ?').run(row.id)
+        live.splice(pick, 1)
+      } else if (action === 2) {
+        live.push(seedArchive({ db, search }, { title: `T${random(30)} new`, tags: tagsOf() }))
+      } else {
+        const tags = action === 3 ? tagsOf() : `artist:new${step}, date_added:${step}`
+        search.upsertArchive(updateArchive(db, row.id, { tags })!)
+      }
+      if (step % 10 !== 9) continue
+      const fresh = createSearchIndex(createIndexSource(db))
+      await fresh.build()
+      expect(answers(search)).toEqual(answers(fresh))
+    }
   })
 
   it('sorts by last read, most recent first, dropping never-read archives', async () => {
