@@ -40,6 +40,9 @@ export type DocInput = {
 
 export type Store = ReturnType<typeof createStore>
 
+/** Archive ids are 40 hex digits and Tankoubon ids TANK_ and digits: no JSON escapes needed. */
+const PLAIN_ID = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
+
 /** A typed array twice as long (at least `need`), holding the old contents. */
 function grow<T extends Int32Array | Uint8Array | Float64Array>(array: T, need: number): T {
   const grown = new (array.constructor as new (n: number) => T)(Math.max(need, array.length * 2))
@@ -77,6 +80,8 @@ export function createStore(vocab: Vocabulary) {
     () => capacity,
   )
   const slotOf = new Map<string, number>()
+  /** Live ids that are not plain printable ASCII without quote or backslash (JSON must escape). */
+  let oddIds = 0
   const free: number[] = []
   /** Title order: slots sorted by natural title order, then id (the tie-break of every sort). */
   const byTitle: number[] = []
@@ -229,6 +234,10 @@ export function createStore(vocab: Vocabulary) {
     get version() {
       return version
     },
+    /** Whether every id is JSON as it is between two quotes, one byte per character. */
+    get plainIds() {
+      return oddIds === 0
+    },
     /** Id of the document in a slot ('' for a free slot). */
     idAt: (slot: number): string => ids[slot] ?? '',
     /** Slot of a document, or undefined. */
@@ -254,6 +263,7 @@ export function createStore(vocab: Vocabulary) {
         slot = newSlot()
         slotOf.set(doc.id, slot)
         ids[slot] = doc.id
+        if (!PLAIN_ID.test(doc.id)) oddIds++
         kind[slot] = doc.kind
         groupCount[slot] = 0
         alive[slot] = 1
@@ -292,6 +302,7 @@ export function createStore(vocab: Vocabulary) {
       for (let i = 0; i < tags.length; i++) vocab.removePosting(tags[i]!, slot)
       setTags(slot, [])
       slotOf.delete(id)
+      if (!PLAIN_ID.test(id)) oddIds--
       alive[slot] = 0
       setTitle(slot, '')
       ids[slot] = ''

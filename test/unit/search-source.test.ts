@@ -49,6 +49,34 @@ function search(index: SearchIndex, filter: string, options: Partial<IndexQuery>
 }
 
 describe('search index over an injected source', () => {
+  it('writes the ordered ids as JSON, escaping ids that need it', async () => {
+    const query = (index: SearchIndex) =>
+      index.query({
+        terms: [],
+        grouped: false,
+        tanksOnly: false,
+        allowedIds: null,
+        scopeIds: null,
+        newonly: false,
+        untaggedonly: false,
+        hidecompleted: false,
+        sort: { by: 'title', namespace: 'title', desc: true },
+      })
+    const json = (index: SearchIndex) => JSON.parse(`[${Buffer.from(query(index).idsJson())}]`)
+    const plain = createSearchIndex(memorySource([archive(1), archive(2), archive(3)], []))
+    await plain.build()
+    expect(json(plain)).toEqual([archive(3).id, archive(2).id, archive(1).id])
+    const odd = archive(4, { id: 'quote " back \\ é' })
+    const mixed = createSearchIndex(memorySource([archive(1), odd], []))
+    await mixed.build()
+    expect(json(mixed)).toEqual([odd.id, archive(1).id])
+    mixed.removeArchive(odd.id)
+    expect(json(mixed)).toEqual([archive(1).id])
+    const empty = createSearchIndex(memorySource([], []))
+    await empty.build()
+    expect(json(empty)).toEqual([])
+  })
+
   it('builds from the loader and re-reads a Tankoubon from it on refresh', async () => {
     const one = archive(1, { tags: 'artist:alpha', pagecount: 12, lastreadtime: 50 })
     const two = archive(2, { tags: 'artist:beta', pagecount: 8, isnew: true })

@@ -194,6 +194,33 @@ export function searchIds(
   return { data, recordsTotal: result.total, recordsFiltered: result.count }
 }
 
+/**
+ * /api/search/ids as JSON bytes. The unpaged answer (start=-1: up to the whole library) is written
+ * from the result's ordered slots into one buffer and kept with the cached result; a page is
+ * joined (ids need no escaping: 40 hex digits, TANK_ and digits, checked by the index).
+ */
+export function searchIdsJson(
+  deps: Deps,
+  params: SearchParams,
+  guestScoped: boolean,
+): Uint8Array | null {
+  const result = run(deps, params, { guestScoped })
+  if (!result) return null
+  const tail = `],"recordsTotal":${result.total},"recordsFiltered":${result.count}}`
+  if (params.start !== -1) {
+    const ids = page(result, params.start, deps.settings.get('archives_per_page'))
+    return Buffer.from(`{"data":[${JSON.stringify(ids).slice(1, -1)}${tail}`)
+  }
+  const head = Buffer.from('{"data":[')
+  const data = result.idsJson()
+  const end = Buffer.from(tail)
+  const out = Buffer.allocUnsafe(head.length + data.length + end.length)
+  out.set(head, 0)
+  out.set(data, head.length)
+  out.set(end, head.length + data.length)
+  return out
+}
+
 /** `count` picks out of the whole result; fewer results than that: all of them, shuffled. */
 export function randomIds(
   deps: Deps,

@@ -14,6 +14,7 @@ import { hitFragments, randomPickJson, searchPageJson } from '../wire-cache.ts'
 import {
   randomIds,
   searchIds,
+  searchIdsJson,
   suggestTitles,
   type SearchParams,
 } from '../../domain/search/run-search.ts'
@@ -44,8 +45,8 @@ export const searchRoutes = (deps: Deps) => {
     .get(
       '/api/search/ids',
       ({ query, guestScoped, set }) => {
-        const found = searchIds(deps, parseSearchParams(query), guestScoped)
-        return found ? json(set, idsPageJson(found)) : notReady(set)
+        const body = searchIdsJson(deps, parseSearchParams(query), guestScoped)
+        return body ? json(set, body) : notReady(set)
       },
       { query: SearchModel.search },
     )
@@ -101,18 +102,9 @@ type ResponseSet = { status?: number | string; headers: Record<string, string | 
  * JSON text as the answer, with the content type an object answer gets. Sent through `set`, so
  * the headers set earlier for the request (security, CORS) go out with it.
  */
-function json(set: ResponseSet, body: string): string {
+function json<T extends string | Uint8Array>(set: ResponseSet, body: T): T {
   set.headers['content-type'] = 'application/json;charset=utf-8'
   return body
-}
-
-/**
- * An ids page as JSON text, joined rather than stringified: archive and Tankoubon ids (40 hex
- * digits, TANK_ and digits) need no escaping, and an unpaged answer can hold 500,000 of them.
- */
-function idsPageJson(found: { data: string[]; recordsTotal: number; recordsFiltered: number }) {
-  const data = found.data.length === 0 ? '' : `"${found.data.join('","')}"`
-  return `{"data":[${data}],"recordsTotal":${found.recordsTotal},"recordsFiltered":${found.recordsFiltered}}`
 }
 
 /** The bare 204 of a search asked before the index is built. */
