@@ -45,11 +45,15 @@ export function registerChecks(jobs: JobQueue<{ add: { n: number } }>): void {
 describe('job kinds', () => {
   it('are registered under the spec job names', () => {
     expect(Object.keys(JOB_KINDS).sort()).toEqual([
+      'backup',
+      'download_url',
       'extract',
+      'import_legacy',
       'plugin_exec',
       'rebuild_index',
       'regen_thumbs',
       'rescan',
+      'restore',
       'thumbnails',
     ])
   })
