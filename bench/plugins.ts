@@ -53,6 +53,30 @@ await host.close()
 const ARCHIVES = Number(process.argv[3] ?? 10_000)
 if (ARCHIVES > 0) await autoRunBench(ARCHIVES)
 
+/** User + system CPU of a process so far, in ms (Linux /proc; clock ticks are 10 ms). */
+function processCpuMs(pid: number): number {
+  const { readFileSync } = require('node:fs') as typeof import('node:fs')
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** CPU of the server's plugin sandbox (its Node child running sandbox/main.ts), 0 before it starts. */
+function sandboxCpuMs(serverPid: number): number {
+  const { readdirSync, readFileSync } = require('node:fs') as typeof import('node:fs')
+  let total = 0
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('sandbox/main.ts')) continue
+      const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])
+      if (ppid === serverPid) total += processCpuMs(Number(name))
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total
+}
+
 async function autoRunBench(count: number): Promise<void> {
   const { mkdtempSync, mkdirSync, rmSync } = await import('node:fs')
   const { writeFile } = await import('node:fs/promises')
@@ -97,6 +121,7 @@ async function autoRunBench(count: number): Promise<void> {
     }
     await Promise.all(writes)
 
+    const cpuBefore = { server: processCpuMs(server.pid), sandbox: sandboxCpuMs(server.pid) }
     const started = performance.now()
     const rescan = await call('/api/shinobu/rescan', { method: 'POST' })
     if (!rescan.ok) throw new Error(`rescan failed: ${rescan.status}`)
@@ -115,6 +140,9 @@ async function autoRunBench(count: number): Promise<void> {
       await Bun.sleep(50)
     }
     const seconds = (performance.now() - started) / 1000
+    const serverCpu = processCpuMs(server.pid) - cpuBefore.server
+    const sandboxCpu = sandboxCpuMs(server.pid) - cpuBefore.sandbox
+    const perArchive = (ms: number) => `${(ms / count).toFixed(2)} ms`
     console.log(
       `comicinfo auto-run over ${count} archives (scan included): ${seconds.toFixed(1)} s, ` +
         `${(count / seconds).toFixed(0)} archives/s; /api/search meanwhile p50 ` +
@@ -123,6 +151,29 @@ async function autoRunBench(count: number): Promise<void> {
           .map((l) => l.toFixed(2))
           .join(' ')}`,
     )
+    console.log(
+      `  CPU per archive: server ${perArchive(serverCpu)} (scan, covers, jobs, entry reads, ` +
+        `writes, index, HTTP), sandbox ${perArchive(sandboxCpu)}`,
+    )
+    // Where the wall clock went, from the server's own job rows (read once it is idle).
+    const { Database } = await import('bun:sqlite')
+    const db = new Database(join(root, 'data', 'db.sqlite'), { readonly: true })
+    const spans = db
+      .query(
+        `SELECT name, count(*) AS jobs, sum(finished_at - started_at) AS busy,
+           min(started_at) AS first, max(finished_at) AS last
+         FROM jobs WHERE finished_at IS NOT NULL GROUP BY name`,
+      )
+      .all() as { name: string; jobs: number; busy: number; first: number; last: number }[]
+    db.close()
+    for (const span of spans)
+      console.log(
+        `  ${span.name}: ${span.jobs} job(s), ${(span.busy / 1000).toFixed(1)} s running, ` +
+          `${((span.last - span.first) / 1000).toFixed(1)} s from first start to last end` +
+          (span.name === 'plugin_exec'
+            ? ` (${(count / (span.busy / 1000)).toFixed(0)} archives/s while running)`
+            : ''),
+      )
   } finally {
     await server.stop()
     rmSync(root, { recursive: true, force: true })

@@ -390,9 +390,10 @@ export async function runBatch(
   if (current) retire(current)
 }
 
-/** `30 s`, or `300 ms` for a budget under a second (rounding would say 0 s). */
+/** `30 s`, `1.5 s`, or `300 ms` for a budget under a second (rounding would say 0 s). */
 function formatBudget(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`
+  if (ms < 1000) return `${ms} ms`
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`
 }
 
 function explain(

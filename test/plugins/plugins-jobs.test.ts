@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createApiToken } from '../../src/domain/auth/tokens.ts'
 import { findArchive } from '../../src/db/repos/archives.repo.ts'
-import { makeCbz } from '../helpers/fixtures.ts'
+import { buildZip, makeCbz, makeJpeg } from '../helpers/fixtures.ts'
 import { rescan } from '../helpers/rescan.ts'
 import { seedArchive } from '../helpers/seed.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
@@ -36,6 +36,23 @@ const PLUGINS: Record<string, string> = {
     `export function execMetadata(ctx) {
       if (ctx.archive.title.includes('bad')) throw new Error('cannot read ' + ctx.archive.title)
       return { tags: 'picky:' + (ctx.archive.tags.includes('auto:tagged') ? 'after-auto' : 'alone') }
+    }`,
+  // Run Automatically's batch path: each archive reads its own ComicInfo.xml; one loops forever
+  // after an await, one allocates without end; a global left by one archive must not reach another.
+  'metadata/hostile.ts':
+    info({ name: 'Hostile', type: 'metadata' }) +
+    `export async function execMetadata(ctx) {
+      const seen = globalThis.previousArchive
+      globalThis.previousArchive = ctx.archive.arcid
+      const xml = new TextDecoder().decode(await ctx.entry('ComicInfo.xml'))
+      const own = xml.split('<Title>')[1].split('</Title>')[0]
+      await sleep(5)
+      if (own === 'loop') for (;;) {}
+      if (own === 'bomb') {
+        const hoard = []
+        for (;;) hoard.push(new Array(100000).fill(own))
+      }
+      return { tags: 'own:' + own + ', arcid:' + ctx.archive.arcid + (seen ? ', leaked:' + seen : '') }
     }`,
   'login/session.ts':
     info({ name: 'Session', type: 'login', hosts: ['127.0.0.1'] }) +
@@ -283,6 +300,67 @@ describe('Run Automatically over a batch', () => {
     } finally {
       await enable('custom/metadata/auto', false)
       await enable('custom/metadata/picky', false)
+    }
+  })
+})
+
+describe('Run Automatically over a batch with hostile archives', () => {
+  it('fails only the archive that hangs or exhausts memory, and applies each answer to its own archive', async () => {
+    const options = '/api/plugins/options?namespace=custom/metadata/hostile'
+    const put = async (path: string, json: unknown) =>
+      expect((await app.json(path, { method: 'PUT', cookie, json })).status).toBe(200)
+    await put(options, { timeout_ms: 1500 })
+    await put('/api/settings', { plugin_memory_mb: 32 })
+    await put('/api/plugins/settings?namespace=custom/metadata/hostile', { enabled: true })
+    try {
+      const page = await makeJpeg(16, 24, 3)
+      const names = ['h0', 'h1', 'loop', 'h2', 'h3', 'bomb', 'h4', 'h5', 'h6', 'h7', 'h8', 'h9']
+      for (const name of names) {
+        const xml = `<?xml version="1.0"?><ComicInfo><Title>${name}</Title></ComicInfo>`
+        const zip = buildZip([
+          { name: 'ComicInfo.xml', data: new TextEncoder().encode(xml) },
+          { name: '001.jpg', data: page },
+        ])
+        writeFileSync(join(app.contentDir, `hostile ${name}.cbz`), zip)
+      }
+      const before = pluginJobs().length
+      expect((await rescan(app, cookie)).added).toBe(names.length)
+      const jobs = pluginJobs().slice(before)
+      expect(jobs).toHaveLength(1)
+      const job = await app.deps.jobs.waitFor(jobs[0]!.id)
+      expect(job.state).toBe('finished')
+      const result = JSON.parse(job.result!)
+      const byTitle = new Map<string, string>()
+      for (const id of result.ids as string[]) {
+        const row = findArchive(app.deps.db, id)!
+        byTitle.set(row.title, id)
+      }
+      const failures = new Map<string, string>(
+        result.failed.map((f: { id: string; error: string }) => [f.id, f.error]),
+      )
+      expect(failures.size).toBe(2)
+      expect(failures.get(byTitle.get('hostile loop')!)).toBe('plugin timed out after 1.5 s')
+      expect(failures.get(byTitle.get('hostile bomb')!)).toBe(
+        'plugin exceeded its memory limit (32 MB)',
+      )
+      // Every other archive got its own ComicInfo's answer, and saw no other archive's global.
+      for (const name of names.filter((n) => n !== 'loop' && n !== 'bomb')) {
+        const id = byTitle.get(`hostile ${name}`)!
+        const tags = findArchive(app.deps.db, id)!.tags
+        expect(tags).toContain(`own:${name}`)
+        expect(tags).toContain(`arcid:${id}`)
+        expect(tags).not.toContain('leaked:')
+      }
+      expect(await search('own:loop')).toEqual([])
+      expect(await search('own:bomb')).toEqual([])
+      expect(await search('leaked')).toEqual([])
+    } finally {
+      await app.json('/api/plugins/settings?namespace=custom/metadata/hostile', {
+        method: 'PUT',
+        cookie,
+        json: { enabled: false },
+      })
+      await app.json('/api/settings', { method: 'PUT', cookie, json: { plugin_memory_mb: 64 } })
     }
   })
 })
