@@ -59,7 +59,11 @@ export async function runDownloadUrl(deps: Deps, task: DownloadTask, args: Downl
   const ids: string[] = []
   for (const [i, file] of files.entries()) {
     try {
-      const staged = await stagedUploadOf(file.path, await stagedNameOf(file.path, file.nameHint))
+      const staged = await stagedUploadOf(
+        file.path,
+        await stagedNameOf(file.path, file.nameHint),
+        file.hashes,
+      )
       const ingested = await ingestStaged(deps, staged, { categoryId: args.category })
       if (ingested.kind === 'duplicate')
         throw fail.conflict(`Already in the library as archive ${ingested.id}.`)

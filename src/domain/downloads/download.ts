@@ -149,7 +149,7 @@ export async function runQueuedDownload(
       }
       try {
         const name = await stagedNameOf(file.path, file.nameHint)
-        const staged = await stagedUploadOf(file.path, name)
+        const staged = await stagedUploadOf(file.path, name, file.hashes)
         outcomes.push(await ingestForItem(deps, item, staged, owns, i === files.length - 1))
       } catch (error) {
         for (const rest of files.slice(i)) await removeStagedDownload(deps, rest.path)

@@ -50,29 +50,45 @@ export async function removeOrphanStagedDownloads(
   return removed
 }
 
-/** SHA-1 of the whole file and of its first 512,000 bytes (the archive id), in one read. */
-export async function hashStagedFile(path: string): Promise<{ sha1: string; id: string }> {
+/** SHA-1 of a whole file and of its first 512,000 bytes (the archive id). */
+export type FileHashes = { sha1: string; id: string }
+
+/** Hashes a file's bytes in order as they are written or read. */
+export function createFileHasher(): {
+  update(chunk: Uint8Array): void
+  digest(): FileHashes
+} {
   const whole = new Bun.CryptoHasher('sha1')
   const prefix = new Bun.CryptoHasher('sha1')
   let hashed = 0
-  const handle = await open(path, 'r')
-  try {
-    const buffer = new Uint8Array(1024 * 1024)
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, null)
-      if (bytesRead === 0) break
-      const chunk = buffer.subarray(0, bytesRead)
+  return {
+    update(chunk) {
       whole.update(chunk)
       if (hashed < ID_PREFIX_BYTES) {
         const head = chunk.subarray(0, ID_PREFIX_BYTES - hashed)
         prefix.update(head)
         hashed += head.byteLength
       }
+    },
+    digest: () => ({ sha1: whole.digest('hex'), id: prefix.digest('hex') }),
+  }
+}
+
+/** The hashes of a file on disk, in one read. */
+export async function hashStagedFile(path: string): Promise<FileHashes> {
+  const hasher = createFileHasher()
+  const handle = await open(path, 'r')
+  try {
+    const buffer = new Uint8Array(1024 * 1024)
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, null)
+      if (bytesRead === 0) break
+      hasher.update(buffer.subarray(0, bytesRead))
     }
   } finally {
     await handle.close()
   }
-  return { sha1: whole.digest('hex'), id: prefix.digest('hex') }
+  return hasher.digest()
 }
 
 const EXTENSION_OF_FORMAT: Record<string, string> = {
@@ -97,7 +113,11 @@ export async function stagedNameOf(path: string, wanted: string): Promise<string
   return validateFileName(`${cleaned}.${(format && EXTENSION_OF_FORMAT[format]) ?? 'zip'}`)
 }
 
-/** A staged download as the ingest pipeline takes it. */
-export async function stagedUploadOf(path: string, name: string): Promise<StagedUpload> {
-  return { name, path, ...(await hashStagedFile(path)) }
+/** A staged download as the ingest pipeline takes it; `hashes` when known from the transfer. */
+export async function stagedUploadOf(
+  path: string,
+  name: string,
+  hashes?: FileHashes,
+): Promise<StagedUpload> {
+  return { name, path, ...(hashes ?? (await hashStagedFile(path))) }
 }

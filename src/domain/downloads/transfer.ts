@@ -9,7 +9,12 @@ import { AppError, fail } from '../../errors.ts'
 import type { LoginSession } from '../../plugins/manifest.ts'
 import { withLoginSession } from '../../plugins/login-session.ts'
 import type { DownloadTask } from './runtime.ts'
-import { newStagedPath, removeStagedDownload } from './staging.ts'
+import {
+  createFileHasher,
+  newStagedPath,
+  removeStagedDownload,
+  type FileHashes,
+} from './staging.ts'
 
 /** One resource as a download plugin answers it. */
 export type Resource = {
@@ -19,8 +24,8 @@ export type Resource = {
   filename_hint?: string
 }
 
-/** One archive's bytes on disk and the name they were offered under. */
-export type Fetched = { path: string; nameHint: string }
+/** One archive's bytes on disk, the name they were offered under, and their hashes if known. */
+export type Fetched = { path: string; nameHint: string; hashes?: FileHashes }
 
 /** Largest single resource: a disk bound, not a memory one (the body streams to the file). */
 export const MAX_DOWNLOAD_BYTES = 64 * 1024 ** 3
@@ -114,6 +119,8 @@ async function fetchOne(
   let announced: number | undefined
   let disposition: string | null = null
   let lastReport = 0
+  // Hashed as it is written: the ingest needs the SHA-1 and the id without reading it again.
+  const hasher = createFileHasher()
   const report = (force = false) => {
     const now = Date.now()
     if (!force && now - lastReport < REPORT_EVERY_MS) return
@@ -148,6 +155,7 @@ async function fetchOne(
           disposition = responseHeaders.get('content-disposition')
         },
         async sink(chunk) {
+          hasher.update(chunk)
           for (let at = 0; at < chunk.byteLength;)
             at += (await handle.write(chunk, at)).bytesWritten
         },
@@ -190,7 +198,7 @@ async function fetchOne(
   report(true)
   const nameHint =
     resource.filename_hint?.trim() || nameFromDisposition(disposition) || nameFromUrl(resource.url)
-  return { path, nameHint }
+  return { path, nameHint, hashes: hasher.digest() }
 }
 
 /** Image extensions kept on bundled pages; anything else is named `.bin` inside the zip. */
