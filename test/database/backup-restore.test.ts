@@ -246,11 +246,14 @@ describe('POST /api/database/restore', () => {
           filename: 'Beta',
         },
         { arcid: 'c'.repeat(40), title: 'Lost', tags: 'x', filename: 'Not here' },
+        // Perl's JSON writer makes a numeric-looking title a number.
+        { arcid: ids.Gamma, title: 1999, tags: null, summary: null, filename: 'Gamma' },
       ],
     }
-    const result = await restored(lrr)
+    // Saved by an editor that writes a byte order mark.
+    const result = await restored(`\uFEFF${JSON.stringify(lrr)}`)
     expect(result).toMatchObject({
-      updated: 2,
+      updated: 3,
       matched_by_filename: 1,
       skipped_missing: 1,
       categories_created: 2,
@@ -261,6 +264,7 @@ describe('POST /api/database/restore', () => {
       tags: 'artist:lrr, language:english',
     })
     expect(await metadataOf(ids.Beta!)).toMatchObject({ title: 'Beta from LRR' })
+    expect(await metadataOf(ids.Gamma!)).toMatchObject({ title: '1999', tags: '' })
     const category = (await app.json('/api/categories/SET_1600000000', { cookie })).body
     expect(category).toMatchObject({ name: 'From LRR', archives: [ids.Alpha, ids.Beta] })
     const dynamic = (await app.json('/api/categories/SET_1600000001', { cookie })).body

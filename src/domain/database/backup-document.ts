@@ -91,6 +91,8 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 function stringField(record: Json, key: string, where: string, fallback = ''): string {
   const v = record[key]
   if (v === undefined || v === null) return fallback
+  // LANraragi's JSON writer emits a numeric-looking Perl string ("2023") as a number.
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v)
   if (typeof v !== 'string') throw bad(`${where} '${key}' must be a string.`)
   return v
 }
@@ -136,7 +138,8 @@ function tocField(record: Json, where: string): string | null {
 export function parseBackupDocument(text: string): BackupDocument {
   let root: unknown
   try {
-    root = JSON.parse(text)
+    // A byte order mark, as some editors save JSON, is not part of the document.
+    root = JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch {
     throw bad('the file is not JSON.')
   }
