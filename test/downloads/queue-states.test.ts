@@ -164,6 +164,12 @@ describe('start and stop', () => {
 
     const running = await downloadingItem()
     expect((await post(`/api/download_queue/${running.id}/start`)).status).toBe(409)
+    const edit = await app.json(`/api/download_queue/${running.id}`, {
+      method: 'PATCH',
+      cookie,
+      json: { title: 'x' },
+    })
+    expect(edit.status).toBe(409)
     expect((await post(`/api/download_queue/${running.id}/stop`)).status).toBe(200)
   })
 
