@@ -2,7 +2,7 @@
 // download, restore as a job (matched by id, then file name), the round trip backup -> drop ->
 // rescan -> restore, a LANraragi-written backup, bad uploads, and a restore that fails part way.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { rescan } from '../helpers/rescan.ts'
@@ -201,6 +201,26 @@ describe('POST /api/database/restore', () => {
     })
     expect(noCategories.status).toBe(400)
     expect(noCategories.body.error).toContain('categories')
+  })
+
+  it('sweeps uploads a crashed job left behind, once they are an hour old', async () => {
+    const dir = join(app.deps.config.dataDir, 'backups')
+    mkdirSync(dir, { recursive: true })
+    const old = join(dir, `upload-${crypto.randomUUID()}.json`)
+    const young = join(dir, `upload-${crypto.randomUUID()}.json`)
+    writeFileSync(old, '{}')
+    writeFileSync(young, '{}')
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000)
+    utimesSync(old, twoHoursAgo, twoHoursAgo)
+    const result = await restored({ archives: [], categories: [] })
+    expect(result).toMatchObject({ updated: 0, document: { archives: 0 } })
+    expect(existsSync(old)).toBe(false)
+    expect(existsSync(young)).toBe(true)
+    // The job removed its own upload when it ended.
+    expect(readdirSync(dir).filter((name) => name.startsWith('upload-'))).toEqual([
+      young.slice(dir.length + 1),
+    ])
+    rmSync(young)
   })
 
   it('is refused to a guest token', async () => {

@@ -69,16 +69,45 @@ export function backupJobFile(deps: Pick<Deps, 'config' | 'jobs'>, rawId: string
   return path
 }
 
+/** An upload no live job names is left over once it is this old (a job cut by a crash). */
+const ORPHAN_UPLOAD_MS = 60 * 60 * 1000
+
+/**
+ * Removes uploads that no queued or active restore or import names and that are older than an
+ * hour (a younger one may belong to a request that has not queued its job yet).
+ */
+function sweepOrphanUploads(deps: Pick<Deps, 'jobs'>, dir: string): void {
+  const live = new Set<string>()
+  for (const job of deps.jobs.list())
+    if (job.state === 'queued' || job.state === 'active') {
+      const upload = (JSON.parse(job.args) as { upload?: unknown }).upload
+      if (typeof upload === 'string') live.add(upload)
+    }
+  for (const name of readdirSync(dir)) {
+    if (!UPLOAD_FILE.test(name) || live.has(name)) continue
+    const path = join(dir, name)
+    try {
+      if (Date.now() - statSync(path).mtimeMs > ORPHAN_UPLOAD_MS) rmSync(path, { force: true })
+    } catch (error) {
+      log.warn('could not sweep an old backup upload', {
+        error: error instanceof Error ? error.message : String(error),
+      })
+    }
+  }
+}
+
 /**
  * Streams an uploaded backup file to data/backups under a fresh name and answers that name (job
  * arguments carry the name, never a server path). What it wrote is removed when the read fails.
+ * Uploads left behind by jobs a crash cut short are swept first.
  */
 export async function receiveBackupUpload(
-  deps: Pick<Deps, 'config'>,
+  deps: Pick<Deps, 'config' | 'jobs'>,
   content: AsyncIterable<Uint8Array>,
 ): Promise<string> {
   const dir = backupsDir(deps.config)
   mkdirSync(dir, { recursive: true })
+  sweepOrphanUploads(deps, dir)
   const name = `upload-${crypto.randomUUID()}.json`
   const temp = join(dir, `.${name}.tmp`)
   const file = await open(temp, 'w')
