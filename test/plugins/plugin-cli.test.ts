@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { rescan } from '../helpers/rescan.ts'
-import { startTestServer } from '../helpers/server.ts'
+import { startTestServer, type Wire } from '../helpers/server.ts'
 
 const ROOT = join(import.meta.dir, '..', '..')
 const dir = mkdtempSync(join(tmpdir(), 'tankobun-plugin-cli-'))
@@ -96,7 +96,7 @@ describe('npm run plugin -- run --archive', () => {
     const cookie = await app.login()
     await makeCbz(join(app.contentDir, 'sub', 'Some Book.cbz'), { pages: 3 })
     await rescan(app, cookie)
-    const [archive] = (await app.json('/api/archives', { cookie })).body
+    const [archive] = (await app.json<Wire[]>(`/api/archives`, { cookie })).body
     await app.json(`/api/archives/${archive.arcid}/metadata`, {
       method: 'PUT',
       cookie,
