@@ -96,7 +96,7 @@ describe('npm run plugin -- run --archive', () => {
     const cookie = await app.login()
     await makeCbz(join(app.contentDir, 'sub', 'Some Book.cbz'), { pages: 3 })
     await rescan(app, cookie)
-    const [archive] = (await app.json<Wire[]>(`/api/archives`, { cookie })).body
+    const archive = (await app.json<Wire[]>(`/api/archives`, { cookie })).body[0]!
     await app.json(`/api/archives/${archive.arcid}/metadata`, {
       method: 'PUT',
       cookie,
