@@ -257,6 +257,7 @@ describe('POST /api/database/restore', () => {
           tags: 'artist:lrr, language:english',
           thumbhash: 'f'.repeat(40),
           filename: 'Alpha',
+          toc: JSON.stringify({ '3': 'Chapter 3', cover: 'not a page' }),
         },
         {
           arcid: 'b'.repeat(40),
@@ -264,6 +265,8 @@ describe('POST /api/database/restore', () => {
           tags: 'parody:original',
           thumbhash: null,
           filename: 'Beta',
+          // LANraragi reads a broken toc as none; it does not refuse the backup over it.
+          toc: '{broken',
         },
         { arcid: 'c'.repeat(40), title: 'Lost', tags: 'x', filename: 'Not here' },
         // Perl's JSON writer makes a numeric-looking title a number.
@@ -283,6 +286,7 @@ describe('POST /api/database/restore', () => {
       title: 'Alpha from LRR',
       tags: 'artist:lrr, language:english',
     })
+    expect((await metadataOf(ids.Alpha!)).toc).toEqual([{ name: 'Chapter 3', page: 3 }])
     expect(await metadataOf(ids.Beta!)).toMatchObject({ title: 'Beta from LRR' })
     expect(await metadataOf(ids.Gamma!)).toMatchObject({ title: '1999', tags: '' })
     const category = (await app.json('/api/categories/SET_1600000000', { cookie })).body

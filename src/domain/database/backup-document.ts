@@ -109,26 +109,26 @@ function idList(record: Json, where: string, accept: (id: string) => boolean): s
   })
 }
 
-/** LANraragi wrote toc as a JSON string; an object is taken too. Only page -> title pairs. */
-function tocField(record: Json, where: string): string | null {
+/**
+ * LANraragi writes toc as a JSON string of page -> title; an object is taken too. Like LANraragi,
+ * which reads a broken toc as none, a bad toc is dropped rather than refusing the whole backup,
+ * and so is an entry that is not a page and a title.
+ */
+function tocField(record: Json): string | null {
   const v = record.toc
-  if (v === undefined || v === null || v === '') return null
   let parsed: unknown = v
   if (typeof v === 'string') {
     try {
       parsed = JSON.parse(v)
     } catch {
-      throw bad(`${where} toc is not JSON.`)
+      return null
     }
   }
-  if (!isObject(parsed)) throw bad(`${where} toc must be an object of page -> title.`)
+  if (!isObject(parsed)) return null
   const toc: Record<string, string> = {}
-  for (const [page, title] of Object.entries(parsed)) {
-    if (!/^[1-9][0-9]{0,8}$/.test(page) || typeof title !== 'string')
-      throw bad(`${where} toc must be an object of page -> title.`)
-    toc[page] = title
-  }
-  return JSON.stringify(toc)
+  for (const [page, title] of Object.entries(parsed))
+    if (/^[1-9][0-9]{0,8}$/.test(page) && typeof title === 'string') toc[page] = title
+  return Object.keys(toc).length > 0 ? JSON.stringify(toc) : null
 }
 
 /**
@@ -162,7 +162,7 @@ export function parseBackupDocument(text: string): BackupDocument {
       summary: stringField(raw, 'summary', where),
       filename: stringField(raw, 'filename', where),
       thumbhash: THUMBHASH.test(thumbhash) ? thumbhash : null,
-      toc: tocField(raw, where),
+      toc: tocField(raw),
     }
   })
   const categories = (root.categories as unknown[]).map((raw, i): BackupCategory => {
