@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { existsSync } from 'node:fs'
-import { copyFile, writeFile } from 'node:fs/promises'
+import { copyFile, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { commit } from '../../src/domain/commit.ts'
 import { insertDownloadRow } from '../../src/domain/downloads/item-save.ts'
@@ -150,6 +150,19 @@ describe('POST /api/download_queue/:id/compare/keep-b with the patch in page lis
     await app.jobsDone()
     const list = (await app.json<Wire[]>('/api/archives', { cookie })).body
     expect(list.map((a) => a.title)).toEqual(['Book'])
+    expect((await pagePaths()).length).toBe(5)
+  })
+
+  it('keeps the patch pages in the count when a rescan refreshes the rewritten file', async () => {
+    const cbz = join(app.contentDir, 'Book.cbz')
+    const later = new Date(Date.now() + 60_000)
+    await utimes(cbz, later, later)
+    const res = await app.req('/api/shinobu/rescan', { method: 'POST', cookie })
+    expect(res.status).toBe(200)
+    await app.idle()
+    await app.jobsDone()
+    const meta = await app.json(`/api/archives/${existingId}/metadata`, { cookie })
+    expect(meta.body.pagecount).toBe(5)
     expect((await pagePaths()).length).toBe(5)
   })
 

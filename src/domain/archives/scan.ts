@@ -5,7 +5,11 @@
 import { stat } from 'node:fs/promises'
 import type { Deps } from '../../deps.ts'
 import type { Progress } from '../../model/progress.ts'
-import { findArchive, listArchiveFileStamps } from '../../db/repos/archives.repo.ts'
+import {
+  findArchive,
+  listArchiveFileStamps,
+  readArchivePages,
+} from '../../db/repos/archives.repo.ts'
 import { commit, type Write } from '../commit.ts'
 import { AppError } from '../../errors.ts'
 import {
@@ -206,8 +210,14 @@ function applyRead(
     // progress may not point past the new last page.
     const rewritten = existing.size !== item.size || existing.mtimeMs !== item.mtimeMs
     if (rewritten) staleThumbnails.push(item.id)
-    const progress = Math.min(existing.progress, item.pages.length)
-    patchArchive(w, item.id, { ...stamps, progress, unlinked: false }, item.pages)
+    // A patch's pages stay in the count: they are placed among the new pages (or last, when
+    // their anchors are gone) until the patch is deleted.
+    const patchPages = existing.hasPatch
+      ? Math.max(0, existing.pagecount - (readArchivePages(w.db, item.id)?.length ?? 0))
+      : 0
+    const pagecount = item.pages.length + patchPages
+    const progress = Math.min(existing.progress, pagecount)
+    patchArchive(w, item.id, { ...stamps, pagecount, progress, unlinked: false }, item.pages)
     deps.reader.dropCached(item.absPath)
     if (existing.unlinked) result.moved++
     else result.updated++
