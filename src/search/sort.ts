@@ -94,14 +94,17 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
       known[tag] = 1
       sorted.push(tag)
     }
-    sorted.sort((a, b) => compareValues(vocab.value(a), vocab.value(b)))
+    // The values once as strings for the sort (vocab.value slices the tag on every call).
+    const pairs = sorted.map((tag) => ({ tag, value: vocab.value(tag) }))
+    pairs.sort((a, b) => compareValues(a.value, b.value))
     // Counting sort by value rank (equal values share one), stable over title order.
-    const rank = new Map<number, number>()
+    const rank = new Int32Array(Math.max(vocab.size, 16))
     let shared = false
-    sorted.forEach((tag, i) => {
-      const same = i > 0 && sameValue(sorted[i - 1]!, tag)
+    pairs.forEach(({ tag, value }, i) => {
+      sorted[i] = tag
+      const same = i > 0 && pairs[i - 1]!.value === value
       shared ||= same
-      rank.set(tag, same ? rank.get(sorted[i - 1]!)! : i)
+      rank[tag] = same ? rank[pairs[i - 1]!.tag]! : i
     })
     const rankOfSlot = new Int32Array(tagOfSlot.length)
     const starts = new Int32Array(sorted.length + 1)
@@ -109,7 +112,7 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
     for (let slot = 0; slot < store.capacity; slot++) {
       const tag = tagOfSlot[slot]!
       if (tag < 0) continue
-      const r = rank.get(tag)!
+      const r = rank[tag]!
       rankOfSlot[slot] = r
       starts[r + 1]!++
       holders++

@@ -24,7 +24,16 @@ export function createVocabulary() {
   const tags: string[] = []
   /** Namespace ('' for a plain tag) and value of each tag, split once. */
   const namespaces: string[] = []
-  const values: string[] = []
+  // A value is the tag's end: valueStart[id] is where it begins in the tag (0: a plain tag, the
+  // whole of it), so a million date_added tags keep no second string each.
+  let valueStart: Int32Array = new Int32Array(1024)
+  /** Values that are not the end of their tag (not expected: tags arrive trimmed). */
+  const otherValues = new Map<number, string>()
+  const valueOf = (id: number): string => {
+    const start = valueStart[id]!
+    if (start === 0) return tags[id]!
+    return start > 0 ? tags[id]!.slice(start) : otherValues.get(id)!
+  }
   // Posting lists: tag t is on postingCount[t] slots. One slot sits in postingSingle[t]; from two
   // on, they are lists[t][0, postingCount[t]), a typed array grown by doubling.
   const lists: (Int32Array | undefined)[] = []
@@ -67,7 +76,7 @@ export function createVocabulary() {
     let hi = byValue.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (compareText(values[byValue[mid]!]!, text) < 0) lo = mid + 1
+      if (compareText(valueOf(byValue[mid]!), text) < 0) lo = mid + 1
       else hi = mid
     }
     return lo
@@ -79,7 +88,7 @@ export function createVocabulary() {
     },
     tag: (id: number): string => tags[id]!,
     namespace: (id: number): string => namespaces[id]!,
-    value: (id: number): string => values[id]!,
+    value: valueOf,
     /** How many slots carry the tag. */
     postingCount: (id: number): number => postingCount[id]!,
     /** Sets marks[slot] = mark for every slot carrying the tag. */
@@ -100,8 +109,11 @@ export function createVocabulary() {
     },
     seal() {
       sorted = Array.from(tags.keys()).sort((a, b) => compareText(tags[a]!, tags[b]!))
-      byValue = sorted.filter((id) => namespaces[id] !== '')
-      byValue.sort((a, b) => compareText(values[a]!, values[b]!))
+      // The values once as strings for the sort (a slice per comparison would be 40 M of them).
+      const namespaced = sorted.filter((id) => namespaces[id] !== '')
+      const pairs = namespaced.map((id) => ({ id, value: valueOf(id) }))
+      pairs.sort((a, b) => compareText(a.value, b.value))
+      byValue = pairs.map((pair) => pair.id)
       sealed = true
       tagText.prepare()
     },
@@ -116,13 +128,19 @@ export function createVocabulary() {
       if (id >= postingCount.length) {
         postingCount = grown(postingCount)
         postingSingle = grown(postingSingle)
+        valueStart = grown(valueStart)
       }
       idByTag[tag] = id
       const colon = tag.indexOf(':')
       const namespace = colon > 0 ? tag.slice(0, colon).trim() : ''
       const value = colon > 0 ? tag.slice(colon + 1).trim() : tag
       namespaces.push(internNamespace(namespace))
-      values.push(value)
+      if (colon <= 0) valueStart[id] = 0
+      else if (tag.endsWith(value)) valueStart[id] = tag.length - value.length
+      else {
+        valueStart[id] = -1
+        otherValues.set(id, value)
+      }
       if (sealed) {
         sorted.splice(lowerBound(tag), 0, id)
         if (colon > 0) byValue.splice(valueLowerBound(value), 0, id)
@@ -169,7 +187,7 @@ export function createVocabulary() {
         if (term.namespaced) return out
         for (let i = valueLowerBound(term.text); i < byValue.length; i++) {
           const id = byValue[i]!
-          if (values[id] !== term.text) break
+          if (valueOf(id) !== term.text) break
           if (id !== whole) out.push(id)
         }
         return out
