@@ -73,6 +73,8 @@ describe('a queue download', () => {
     expect(archive.pagecount).toBe(4)
     expect(archive.filename).toBe('book-one')
     expect(await Bun.file(join(app.contentDir, 'book-one.cbz')).bytes()).toEqual(bytes)
+    // The resource was fetched with the cookie of the plugin's login_from plugin.
+    expect(site.cookies).toEqual(['member=42'])
     const { body: category } = await app.json(`/api/categories/${created.category_id}`, { cookie })
     expect(category.archives).toContain(archiveId)
 

@@ -19,6 +19,7 @@ export function pluginInfo() {
   return {
     name: 'Fake site', author: 'tests', description: 'downloads from the fake site', version: '1',
     type: 'download', url_regex: '^http://127\\\\.0\\\\.0\\\\.1:\\\\d+/',
+    login_from: 'custom/login/fake',
   }
 }
 export function execDownload(ctx) {
@@ -31,6 +32,16 @@ export function execDownload(ctx) {
     : [{ url: ctx.url, ...(name ? { filename_hint: name } : {}) }]
   const vh = url.searchParams.get('vh')
   return { downloads, ...(vh ? { version_history: JSON.parse(vh) } : {}) }
+}
+`
+
+/** A member cookie for 127.0.0.1, which the queue sends with the download plugin's resources. */
+const LOGIN = `
+export function pluginInfo() {
+  return { name: 'Fake login', author: 'tests', description: 'a member cookie', version: '1', type: 'login' }
+}
+export function execLogin() {
+  return { cookies: [{ name: 'member', value: '42', domain: '127.0.0.1' }] }
 }
 `
 
@@ -54,6 +65,8 @@ export type FakeSite = {
   files: Map<string, Bytes>
   /** Requests seen, as `METHOD /path`. */
   seen: string[]
+  /** The Cookie header of each request to /files ('' without one). */
+  cookies: string[]
   /** Slow streams wait for this between chunks. */
   slowChunkMs: number
   stop(): void
@@ -66,6 +79,7 @@ export function startFakeSite(): FakeSite {
     base: '',
     files,
     seen,
+    cookies: [],
     slowChunkMs: 100,
     stop: () => server.stop(true),
   }
@@ -76,6 +90,7 @@ export function startFakeSite(): FakeSite {
       const url = new URL(req.url)
       seen.push(`${req.method} ${url.pathname}`)
       const [, kind, name = ''] = url.pathname.split('/')
+      if (kind === 'files') site.cookies.push(req.headers.get('cookie') ?? '')
       const bytes = files.get(decodeURIComponent(name))
       if (kind === 'error') return new Response('server error', { status: 500 })
       if (!bytes) return new Response('not found', { status: 404 })
@@ -106,12 +121,14 @@ export function startFakeSite(): FakeSite {
   return site
 }
 
-/** Writes the test plugins where the server sideloads them. */
+/** Writes the test plugins (download, its login, metadata) where the server sideloads them. */
 export function sideloadPlugins(contentDir: string): void {
   const custom = join(contentDir, '..', 'data', 'plugins', 'custom')
   mkdirSync(join(custom, 'download'), { recursive: true })
   mkdirSync(join(custom, 'metadata'), { recursive: true })
+  mkdirSync(join(custom, 'login'), { recursive: true })
   writeFileSync(join(custom, 'download', 'fake.ts'), DOWNLOAD_PLUGIN)
+  writeFileSync(join(custom, 'login', 'fake.ts'), LOGIN)
   writeFileSync(join(custom, 'metadata', 'fake.ts'), METADATA)
 }
 

@@ -199,5 +199,6 @@ describe('a server stopped mid-download', () => {
     } finally {
       rmSync(root, { recursive: true, force: true })
     }
-  })
+    // Two server starts, each with its own sandbox.
+  }, 30_000)
 })

@@ -62,70 +62,72 @@ export async function ingestForItem(
   /** False for all but the last of several resources: the item stays downloading. */
   last = true,
 ): Promise<IngestOutcome> {
-  let keep = false
+  let placed: Awaited<ReturnType<typeof placeStaged>>
   try {
     const checked = await checkStaged(deps, staged)
-    const placed =
+    placed =
       checked.kind === 'ready'
         ? await placeStaged(deps, staged, checked.pages, item.title ? { title: item.title } : {})
         : checked
-    if (placed.kind === 'duplicate') {
-      patchItemIf(deps, item.id, owns, {
-        state: 'error',
-        error: `Already in the library as archive ${placed.id}.`,
-        existingId: placed.id,
-        tempPath: null,
-        pendingFilenameConflict: null,
-      })
-      return { kind: 'duplicate', existingId: placed.id }
-    }
-    if (placed.kind === 'name_taken') {
-      const existing = findArchiveByPath(
-        deps.db,
-        toContentPath(deps.config.contentDir, finalPathOf(deps, staged)),
-      )
-      const existingId = existing?.id ?? null
-      keep = true
-      patchItemIf(deps, item.id, owns, {
-        state: 'waiting',
-        error: null,
-        tempPath: staged.path,
-        existingId,
-        pendingFilenameConflict: JSON.stringify({ existing_id: existingId, filename: staged.name }),
-      })
-      return { kind: 'name_taken', existingId, filename: staged.name }
-    }
-    const archiveId = placed.row.id
-    if (item.category)
-      try {
-        addToCategory(deps, item.category, archiveId)
-      } catch (error) {
-        log.warn('downloaded archive not added to its category', {
-          category: item.category,
-          error: error instanceof Error ? error.message : String(error),
-        })
-      }
-    const title = placed.row.title
-    // Several resources catalogued one by one (no bundling) each add their archive.
-    patchItemIf(deps, item.id, owns, (row) => ({
-      state: last ? 'done' : row.state,
-      error: null,
-      title,
-      archiveIds: JSON.stringify([...(JSON.parse(row.archiveIds) as string[]), archiveId]),
-      existingId: null,
+  } catch (error) {
+    await removeStagedDownload(deps, staged.path)
+    throw error
+  }
+  // Gone before the item says so: a client that sees the new state finds no staged file left.
+  if (placed.kind !== 'name_taken') await removeStagedDownload(deps, staged.path)
+  if (placed.kind === 'duplicate') {
+    patchItemIf(deps, item.id, owns, {
+      state: 'error',
+      error: `Already in the library as archive ${placed.id}.`,
+      existingId: placed.id,
       tempPath: null,
       pendingFilenameConflict: null,
-      pendingRevisionConfirmation: null,
-    }))
-    if (item.autoFetchMetadata)
-      await applyMetadataAfterDownload(deps, item, archiveId).catch((error: unknown) =>
-        log.warn('metadata after download failed', {
-          item: item.id,
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      )
-    return { kind: 'done', archiveId }
-  } finally {
-    if (!keep) await removeStagedDownload(deps, staged.path)
+    })
+    return { kind: 'duplicate', existingId: placed.id }
   }
+  if (placed.kind === 'name_taken') {
+    const existing = findArchiveByPath(
+      deps.db,
+      toContentPath(deps.config.contentDir, finalPathOf(deps, staged)),
+    )
+    const existingId = existing?.id ?? null
+    patchItemIf(deps, item.id, owns, {
+      state: 'waiting',
+      error: null,
+      tempPath: staged.path,
+      existingId,
+      pendingFilenameConflict: JSON.stringify({ existing_id: existingId, filename: staged.name }),
+    })
+    return { kind: 'name_taken', existingId, filename: staged.name }
+  }
+  const archiveId = placed.row.id
+  if (item.category)
+    try {
+      addToCategory(deps, item.category, archiveId)
+    } catch (error) {
+      log.warn('downloaded archive not added to its category', {
+        category: item.category,
+        error: error instanceof Error ? error.message : String(error),
+      })
+    }
+  const title = placed.row.title
+  // Several resources catalogued one by one (no bundling) each add their archive.
+  patchItemIf(deps, item.id, owns, (row) => ({
+    state: last ? 'done' : row.state,
+    error: null,
+    title,
+    archiveIds: JSON.stringify([...(JSON.parse(row.archiveIds) as string[]), archiveId]),
+    existingId: null,
+    tempPath: null,
+    pendingFilenameConflict: null,
+    pendingRevisionConfirmation: null,
+  }))
+  if (item.autoFetchMetadata)
+    await applyMetadataAfterDownload(deps, item, archiveId).catch((error: unknown) =>
+      log.warn('metadata after download failed', {
+        item: item.id,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    )
+  return { kind: 'done', archiveId }
 }
