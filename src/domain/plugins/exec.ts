@@ -128,8 +128,12 @@ export function enabledMetadataPlugins(deps: Pick<Deps, 'db'>): string[] {
   return listEnabledPluginNamespaces(deps.db, 'metadata')
 }
 
-/** Answers written per transaction as a batch's results arrive (a scan's batch is a few hundred). */
-const APPLY_CHUNK = 100
+/**
+ * Answers written per transaction as a batch's results arrive. A write with its index updates
+ * costs ~0.3 ms per archive on the server's thread: 20 keep each stall near 6 ms, so searches
+ * stay quick while a batch is written.
+ */
+const APPLY_CHUNK = 20
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err))
 
@@ -146,6 +150,7 @@ async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) 
   const namespaces = enabledMetadataPlugins(deps)
   const total = Math.max(1, ids.length * namespaces.length)
   let done = 0
+  let reported = 0
   for (const namespace of namespaces) {
     const start = done
     done += ids.length
@@ -177,7 +182,9 @@ async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) 
         if (outcome.ok) answers.set(row.id, outcome.answer.data)
         else failed.push({ plugin: namespace, id: row.id, error: outcome.error })
         if (answers.size >= APPLY_CHUNK) flush()
-        progress((start + ++ended) / total)
+        // A job.progress event per whole percent, not per archive.
+        const percent = Math.floor(((start + ++ended) / total) * 100)
+        if (percent > reported) progress((reported = percent) / 100)
       })
     } catch (err) {
       // The plugin could not be prepared (its file is gone, its login failed): none of it ran.
