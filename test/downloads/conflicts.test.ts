@@ -183,6 +183,19 @@ describe('another file under the same name', () => {
     expect(files.pages).toHaveLength(4)
   })
 
+  it('overwrite of a staged file that cannot be read is 422 and keeps the old archive', async () => {
+    const { existing, item } = await nameConflict('unreadable.cbz')
+    const [staged] = stagedDownloads(app)
+    await Bun.write(join(app.deps.config.tempDir, staged!), 'PK\u0003\u0004 not really a zip')
+    const { status, body } = await post(`/api/download_queue/${item.id}/overwrite`)
+    expect(status).toBe(422)
+    expect(body.success).toBe(0)
+    expect((await app.req(`/api/archives/${existing.archive_ids[0]}`, { cookie })).status).toBe(200)
+    expect((await getItem(app, cookie, item.id))!.state).toBe('waiting')
+    await app.req(`/api/download_queue/${item.id}`, { method: 'DELETE', cookie })
+    expect(stagedDownloads(app)).toEqual([])
+  })
+
   it('overwrite or rename of an item without a waiting conflict is 409', async () => {
     const item = await addItem(app, cookie, `${site.base}/files/none.cbz`)
     expect((await post(`/api/download_queue/${item.id}/overwrite`)).status).toBe(409)

@@ -9,6 +9,7 @@ import { categoriesHolding } from '../../db/repos/categories.repo.ts'
 import type { DownloadItemRow } from '../../db/repos/downloads.repo.ts'
 import { fail } from '../../errors.ts'
 import { joinTags, splitTags } from '../../model/tags.ts'
+import { checkStaged } from '../archives/check-staged.ts'
 import { archiveExtension } from '../archives/files.ts'
 import { deleteArchive } from '../archives/remove.ts'
 import { validateFileName } from '../archives/rename.ts'
@@ -101,6 +102,10 @@ export async function overwriteConflict(
     // Every check of the picked pages (a 400) happens while the old archive still exists.
     const pages = await readOverwriteInsertions(deps, id, insertions)
     const staged = await stagedUploadOf(item.tempPath!, conflict.filename)
+    // Read before anything is deleted: a staged file that cannot be catalogued (422) or that the
+    // library already holds under another name keeps the old archive.
+    const checked = await checkStaged(deps, staged)
+    if (checked.kind === 'duplicate') return ingestForItem(deps, item, staged, stillWaiting)
     await deleteArchive(deps, old)
     const outcome = await ingestForItem(deps, item, staged, stillWaiting)
     if (outcome.kind !== 'done') return outcome
