@@ -4,6 +4,7 @@
 // so a million documents are a few dozen objects, not millions (bench/README.md, Search at a
 // million archives). A slot is reused after its document goes; `find` maps ids to slots.
 import { naturalCompare } from '../model/natural-sort.ts'
+import { createIdTable } from './id-table.ts'
 import { freshAsciiCopy } from './locality.ts'
 import { foldCase } from './query.ts'
 import { createTextColumn } from './text-column.ts'
@@ -79,7 +80,7 @@ export function createStore(vocab: Vocabulary) {
     (slot) => foldTitle(title[slot]!),
     () => capacity,
   )
-  const slotOf = new Map<string, number>()
+  const slotOf = createIdTable((slot) => ids[slot]!)
   /** Live ids that are not plain printable ASCII without quote or backslash (JSON must escape). */
   let oddIds = 0
   const free: number[] = []
@@ -261,8 +262,8 @@ export function createStore(vocab: Vocabulary) {
       let titleMoved = false
       if (slot === undefined) {
         slot = newSlot()
-        slotOf.set(doc.id, slot)
         ids[slot] = doc.id
+        slotOf.add(doc.id, slot)
         if (!PLAIN_ID.test(doc.id)) oddIds++
         kind[slot] = doc.kind
         groupCount[slot] = 0
@@ -317,10 +318,10 @@ export function createStore(vocab: Vocabulary) {
       for (let s = 0; s < capacity; s++) if (alive[s]) byTitle.push(s)
       byTitle.sort(compareSlots)
       // Results are read in title order: their ids should lie in memory in that order too.
-      slotOf.clear()
+      slotOf.clear(byTitle.length)
       for (const slot of byTitle) {
         ids[slot] = freshAsciiCopy(ids[slot]!)
-        slotOf.set(ids[slot]!, slot)
+        slotOf.add(ids[slot]!, slot)
       }
       titleText.prepare()
     },
