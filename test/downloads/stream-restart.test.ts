@@ -3,22 +3,35 @@
 // And a server stopped mid-download: the next one on the same folders loses no item and leaves
 // none in flight.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeCbz, type Bytes } from '../helpers/fixtures.ts'
-import type { TestServer, Wire } from '../helpers/server.ts'
+import { TEST_PASSWORD, type TestServer, type Wire } from '../helpers/server.ts'
 import {
+  PLUGIN,
   addItem,
   getItem,
   inState,
+  sideloadPlugins,
   stagedDownloads,
   startDownloadServer,
   startFakeSite,
   waitForItem,
   type FakeSite,
 } from './fake-site.ts'
+
+/** The URL a server in its own process prints once it listens. */
+async function listeningUrl(stream: ReadableStream<Uint8Array>): Promise<string> {
+  let text = ''
+  for await (const chunk of stream) {
+    text += new TextDecoder().decode(chunk)
+    const match = /listening on (http:\/\/\S+)/.exec(text)
+    if (match) return match[1]!
+  }
+  throw new Error(`server exited before listening: ${text}`)
+}
 
 type SseEvent = { event: string; data: Wire }
 
@@ -170,6 +183,9 @@ describe('a server stopped mid-download', () => {
       })
       await waitForItem(first, cookie, running.id, inState('downloading'))
       await first.stop()
+      // What a crash would leave: a staged download no item points at.
+      const orphan = join(first.deps.config.tempDir, 'download-left-by-a-crash')
+      await Bun.write(orphan, 'partial')
 
       const second = await startDownloadServer(root)
       try {
@@ -181,6 +197,7 @@ describe('a server stopped mid-download', () => {
         expect(byId.get(waiting.id)).toMatchObject({ state: 'queued' })
         expect(byId.get(running.id)).toMatchObject({ state: 'error', error: 'stale_after_restart' })
         expect(stagedDownloads(second)).toEqual([])
+        expect(await Bun.file(orphan).exists()).toBe(false)
         const { body: job } = await second.json(`/api/jobqueue/${start.job}`, { cookie: cookie2 })
         expect(job.state).toBe('failed')
 
@@ -200,5 +217,77 @@ describe('a server stopped mid-download', () => {
       rmSync(root, { recursive: true, force: true })
     }
     // Two server starts, each with its own sandbox.
+  }, 30_000)
+
+  it('after a kill (SIGKILL mid-download) the next start leaves no item in flight', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'tankobun-kill-'))
+    try {
+      const contentDir = join(root, 'content')
+      mkdirSync(contentDir, { recursive: true })
+      sideloadPlugins(contentDir)
+      const proc = Bun.spawn(
+        [
+          process.execPath,
+          join(import.meta.dir, '..', '..', 'src', 'main.ts'),
+          ...['--port', '0', '--host', '127.0.0.1', '--password', TEST_PASSWORD],
+          ...['--watch', 'false', '--log-level', 'silent', '--fetch-allow-private', '127.0.0.1'],
+          ...['--data-dir', join(root, 'data'), '--content-dir', contentDir],
+        ],
+        { stdout: 'pipe', stderr: 'ignore' },
+      )
+      let item: Wire
+      try {
+        const url = await listeningUrl(proc.stdout)
+        const login = await fetch(`${url}/api/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ password: TEST_PASSWORD }),
+        })
+        const cookie = login.headers
+          .getSetCookie()
+          .map((c) => c.split(';')[0])
+          .join('; ')
+        const api = (path: string, body?: unknown) =>
+          fetch(url + path, {
+            method: 'POST',
+            headers: { cookie, 'content-type': 'application/json' },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          }).then((r) => r.json() as Promise<Wire>)
+        site.files.set('huge.bin', new Uint8Array(8 * 1024 * 1024) as Bytes)
+        const added = await api('/api/download_queue', {
+          items: [{ url: `${site.base}/slow/huge.bin?name=huge.cbz`, plugin_namespace: PLUGIN }],
+        })
+        item = added.added[0]
+        await api(`/api/download_queue/${item.id}/start`)
+        for (let waited = 0; waited < 20_000; waited += 25) {
+          const { items } = (await fetch(`${url}/api/download_queue`, { headers: { cookie } }).then(
+            (r) => r.json(),
+          )) as Wire
+          if (items[0].state === 'downloading') break
+          await Bun.sleep(25)
+        }
+      } finally {
+        proc.kill('SIGKILL')
+        await proc.exited
+      }
+      // The killed server's partial file is still there.
+      expect(readdirSync(join(root, 'data', 'temp')).some((n) => n.startsWith('download-'))).toBe(
+        true,
+      )
+
+      const next = await startDownloadServer(root)
+      try {
+        const cookie = await next.login()
+        expect(await getItem(next, cookie, item!.id)).toMatchObject({
+          state: 'error',
+          error: 'stale_after_restart',
+        })
+        expect(stagedDownloads(next)).toEqual([])
+      } finally {
+        await next.stop()
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
   }, 30_000)
 })
