@@ -95,8 +95,12 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
       sorted.push(tag)
     }
     // The values once as strings for the sort (vocab.value slices the tag on every call).
-    const pairs = sorted.map((tag) => ({ tag, value: vocab.value(tag) }))
-    pairs.sort((a, b) => compareValues(a.value, b.value))
+    // Numbers parsed once too: compareValues on a million date_added values took seconds.
+    const pairs = sorted.map((tag) => {
+      const value = vocab.value(tag)
+      return { tag, value, number: DIGITS.test(value) ? Number(value) : NaN }
+    })
+    pairs.sort((a, b) => a.number - b.number || naturalCompare(a.value, b.value))
     // Counting sort by value rank (equal values share one), stable over title order.
     const rank = new Int32Array(Math.max(vocab.size, 16))
     let shared = false
