@@ -171,7 +171,7 @@ async function autoRunBench(count: number): Promise<void> {
         `  ${span.name}: ${span.jobs} job(s), ${(span.busy / 1000).toFixed(1)} s running, ` +
           `${((span.last - span.first) / 1000).toFixed(1)} s from first start to last end` +
           (span.name === 'plugin_exec'
-            ? ` (${(count / (span.busy / 1000)).toFixed(0)} archives/s while running)`
+            ? ` (${(count / ((span.last - span.first) / 1000)).toFixed(0)} archives/s over that span)`
             : ''),
       )
   } finally {

@@ -9,8 +9,10 @@ const autoKey = (ids: string[]) => `plugin_exec:auto:${ids.length}:${Bun.hash(id
 
 export const pluginExecJob = (deps: Deps) =>
   defineJob<PluginExecArgs>({
-    // One job at a time; an automatic batch keeps a few runs in flight itself.
-    concurrency: 1,
+    // Two at a time: each automatic batch is one sandbox isolate (one thread), so a second batch
+    // uses the other core while the first waits on its entry reads and writes, and overlaps the
+    // first's start and tail (2,000 archives under load: 175 -> 206 archives/s end to end).
+    concurrency: 2,
     // The same run asked for again while the first still waits is that run.
     uniqueKey: (args) =>
       'auto' in args
