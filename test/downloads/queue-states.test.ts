@@ -222,6 +222,24 @@ describe('DELETE /api/download_queue/:id', () => {
     ).toBe(200)
   })
 
+  it('removes a starting item whose job waits for a slot; its job then does nothing', async () => {
+    // Two downloads of the plugin run at once: a third waits in starting.
+    const busy = [await downloadingItem(), await downloadingItem()]
+    const waiting = await addItem(app, cookie, `${site.base}/files/never.cbz`)
+    const { body: start } = await post(`/api/download_queue/${waiting.id}/start`)
+    expect((await getItem(app, cookie, waiting.id))!.state).toBe('starting')
+    const { status } = await app.json(`/api/download_queue/${waiting.id}`, {
+      method: 'DELETE',
+      cookie,
+    })
+    expect(status).toBe(200)
+    expect(await getItem(app, cookie, waiting.id)).toBeUndefined()
+    for (const item of busy) await post(`/api/download_queue/${item.id}/stop`)
+    const job = await app.deps.jobs.waitFor(start.job)
+    expect(job.state).toBe('finished')
+    expect(site.seen).not.toContain('GET /files/never.cbz')
+  })
+
   it('is 409 while downloading and for an ingested item; 404 for an unknown one', async () => {
     const running = await downloadingItem()
     const busy = await app.json(`/api/download_queue/${running.id}`, { method: 'DELETE', cookie })

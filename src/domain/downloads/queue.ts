@@ -146,19 +146,22 @@ export async function editQueueItem(
 const ingested = (item: DownloadItemRow) => (JSON.parse(item.archiveIds) as string[]).length > 0
 
 /** Why an item cannot be deleted, or null. */
-function undeletable(deps: Pick<Deps, 'db'>, item: DownloadItemRow): string | null {
-  if (IN_FLIGHT_STATES.includes(item.state) || downloadRuntime(deps).running.has(item.id))
-    return 'The item is downloading: stop it first.'
+function undeletable(item: DownloadItemRow): string | null {
+  // SPEC.md: only Downloading refuses; a Starting item is told to stop and removed.
+  if (item.state === 'downloading') return 'The item is downloading: stop it first.'
   // Its archive is in the library: clear_completed removes done items.
   if (ingested(item))
     return 'The item was ingested into the library; clear completed items instead.'
   return null
 }
 
-/** Removes the item and the staged file of a conflict it waited on. */
+/** Removes the item (stopping a download about to start) and the staged file it waited on. */
 async function removeItem(deps: Deps, item: DownloadItemRow): Promise<boolean> {
+  const runtime = downloadRuntime(deps)
+  runtime.running.get(item.id)?.abort()
+  runtime.running.delete(item.id)
   const removed = commit(deps, (w) => deleteDownloadRow(w, item.id))
-  downloadRuntime(deps).previews.delete(item.id)
+  runtime.previews.delete(item.id)
   if (item.tempPath) await removeStagedDownload(deps, item.tempPath)
   return removed
 }
@@ -166,7 +169,7 @@ async function removeItem(deps: Deps, item: DownloadItemRow): Promise<boolean> {
 /** DELETE /{id}: 404 unknown, 409 while downloading or once ingested. */
 export async function deleteQueueItem(deps: Deps, id: string): Promise<void> {
   const item = requireItem(deps, id)
-  const reason = undeletable(deps, item)
+  const reason = undeletable(item)
   if (reason) throw fail.conflict(reason)
   await removeItem(deps, item)
 }
@@ -176,7 +179,7 @@ export async function deleteSelected(deps: Deps, ids: string[]): Promise<string[
   const deleted: string[] = []
   for (const id of new Set(ids)) {
     const item = findDownloadItem(deps.db, id)
-    if (!item || undeletable(deps, item)) continue
+    if (!item || undeletable(item)) continue
     if (await removeItem(deps, item)) deleted.push(id)
   }
   return deleted
