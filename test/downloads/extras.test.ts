@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeCbz, makeJpeg, type Bytes } from '../helpers/fixtures.ts'
 import type { TestServer } from '../helpers/server.ts'
+import { downloadRuntime, METADATA_PREVIEW_TTL_MS } from '../../src/domain/downloads/runtime.ts'
 import {
   METADATA_PLUGIN,
   PLUGIN,
@@ -147,6 +148,12 @@ describe('POST /api/download_queue/:id/fetch-metadata', () => {
     })
     const second = await post(`/api/download_queue/${item.id}/fetch-metadata`)
     expect(second.body).toMatchObject({ cached: true, fetched_at: first.body.fetched_at })
+    // Ten minutes later the preview is fetched again.
+    const kept = downloadRuntime(app.deps).previews.get(item.id)!
+    kept.fetchedAt -= METADATA_PREVIEW_TTL_MS
+    const third = await post(`/api/download_queue/${item.id}/fetch-metadata`)
+    expect(third.body.cached).toBe(false)
+    expect(third.body.fetched_at).toBeGreaterThan(kept.fetchedAt)
 
     await post(`/api/download_queue/${item.id}/start`)
     const done = await waitForItem(app, cookie, item.id, inState('done', 'error'))
