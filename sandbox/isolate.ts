@@ -104,13 +104,7 @@ export async function runPlugin(run: PluginRun, bridge: RunBridge): Promise<unkn
   try {
     const code = blankTypes(run.typescript) ?? run.source
     const context = await isolate.createContext()
-    return await Promise.race([
-      runInContext(isolate, context, code, run, bridge, {
-        prelude: GUEST_PRELUDE,
-        call: CALL_ENTRY,
-      }),
-      watch.disposed,
-    ])
+    return await Promise.race([runInContext(isolate, context, code, run, bridge), watch.disposed])
   } catch (err) {
     throw explain(err, { timedOut, isolate, limits: run.limits, filename: run.filename })
   } finally {
@@ -142,10 +136,6 @@ const CALL_ENTRY = `
       const result = await ns[name](ctx);
       return result === undefined ? 'null' : JSON.stringify(result);
     })()`
-
-/** The prelude and the entry call as source (a single run) or compiled once for an isolate (a
- * batch: a Script runs in any context of the isolate that compiled it). */
-type GuestScripts = { prelude: string | ivm.Script; call: string | ivm.Script }
 
 /** The host callbacks of one run, by the name the prelude takes them under. */
 function hostCallbacks(bridge: RunBridge): [string, ivm.Reference | ivm.Callback][] {
@@ -202,60 +192,80 @@ async function installHost(context: ivm.Context, bridge: RunBridge): Promise<voi
   hostObject.release()
 }
 
-function installHostSync(context: ivm.Context, bridge: RunBridge): void {
-  context.evalSync('globalThis.__host = {}')
-  const hostObject = context.global.getSync('__host', { reference: true })
-  for (const [name, callback] of hostCallbacks(bridge)) hostObject.setSync(name, callback)
-  hostObject.release()
-}
-
-/**
- * One plugin call in a fresh context: host callbacks, prelude, the plugin module, the entry. With
- * compiled scripts (a batch) the steps that run no plugin code are synchronous calls: each async
- * one is a hop to the isolate's thread and back, which cost more than the step itself.
- */
+/** One plugin call in a fresh context: host callbacks, prelude, the plugin module, the entry. */
 async function runInContext(
   isolate: ivm.Isolate,
   context: ivm.Context,
   code: string,
   run: Omit<PluginRun, 'source' | 'typescript'>,
   bridge: RunBridge,
-  scripts: GuestScripts,
 ): Promise<unknown> {
   const timeout = run.limits.syncTimeoutMs
   const jail = context.global
-  const filename = run.filename ?? 'plugin.ts'
-  let module: ivm.Module
-  if (typeof scripts.prelude === 'string') {
-    await installHost(context, bridge)
-    await context.eval(scripts.prelude, { timeout })
-    module = await isolate.compileModule(code, { filename })
-  } else {
-    installHostSync(context, bridge)
-    scripts.prelude.runSync(context, { timeout })
-    // The isolate compiled this source before: V8 answers from its compile cache.
-    module = isolate.compileModuleSync(code, { filename })
-  }
-  try {
-    const refuse = (specifier: string): ivm.Module => {
-      throw new Error(`plugins cannot import modules (${specifier})`)
-    }
-    if (typeof scripts.prelude === 'string') await module.instantiate(context, refuse)
-    else module.instantiateSync(context, refuse)
-    await module.evaluate({ timeout })
-    jail.setSync('__plugin', module.namespace.derefInto())
-  } finally {
-    module.release()
-  }
-  jail.setSync('__ctx', JSON.stringify(run.ctx ?? {}))
-  jail.setSync('__entry', run.entry)
-  const call =
-    typeof scripts.call === 'string' ? await isolate.compileScript(scripts.call) : scripts.call
-  const json = await call.run(context, { timeout, promise: true })
+  await installHost(context, bridge)
+  await context.eval(GUEST_PRELUDE, { timeout })
+  const module = await isolate.compileModule(code, { filename: run.filename ?? 'plugin.ts' })
+  await module.instantiate(context, refuseImport)
+  await module.evaluate({ timeout })
+  await jail.set('__plugin', module.namespace.derefInto())
+  await jail.set('__ctx', JSON.stringify(run.ctx ?? {}))
+  await jail.set('__entry', run.entry)
+  const call = await isolate.compileScript(CALL_ENTRY)
+  return resultOf(await call.run(context, { timeout, promise: true }))
+}
+
+const refuseImport = (specifier: string): ivm.Module => {
+  throw new Error(`plugins cannot import modules (${specifier})`)
+}
+
+function resultOf(json: unknown): unknown {
   if (typeof json !== 'string') return null
   if (json.length > MAX_RESULT_CHARS)
     throw new RunFailure(`plugin result is larger than ${MAX_RESULT_CHARS / 1024 / 1024} MB`)
   return JSON.parse(json)
+}
+
+/**
+ * A batch item in its fresh context, every step on the isolate's own thread (the sandbox's main
+ * thread stays free for the IPC of the other items) and as few steps as the work allows: each is a
+ * hop to that thread and back. The host callbacks go in with one call, the entry call takes the
+ * namespace, ctx and entry name as arguments rather than globals.
+ */
+async function runBatchItem(
+  isolate: ivm.Isolate,
+  context: ivm.Context,
+  code: string,
+  run: Omit<PluginRun, 'source' | 'typescript'>,
+  bridge: RunBridge,
+  prelude: ivm.Script,
+): Promise<unknown> {
+  const timeout = run.limits.syncTimeoutMs
+  const callbacks = hostCallbacks(bridge)
+  await context.evalClosure(
+    `globalThis.__host = { ${callbacks.map(([name], i) => `${name}: $${i}`).join(', ')} }`,
+    callbacks.map(([, callback]) => callback),
+  )
+  await prelude.run(context, { timeout })
+  // The isolate compiled this source before: V8 answers from its compile cache.
+  const module = await isolate.compileModule(code, { filename: run.filename ?? 'plugin.ts' })
+  try {
+    await module.instantiate(context, refuseImport)
+    await module.evaluate({ timeout })
+    const json = await context.evalClosure(
+      `const ns = $0, name = $2, ctx = __makeCtx($1);
+      delete globalThis.__makeCtx;
+      if (typeof ns[name] !== 'function') throw new Error('the plugin does not export ' + name + '()');
+      return (async () => {
+        const result = await ns[name](ctx);
+        return result === undefined ? 'null' : JSON.stringify(result);
+      })();`,
+      [module.namespace.derefInto(), JSON.stringify(run.ctx ?? {}), run.entry],
+      { timeout, result: { promise: true } },
+    )
+    return resultOf(json)
+  } finally {
+    module.release()
+  }
 }
 
 export type PluginBatch = Omit<PluginRun, 'ctx'> & { ctxs: unknown[] }
@@ -267,11 +277,12 @@ const BATCH_IN_FLIGHT = 8
  * thousand fill 60 MB before it does), and that garbage counts against the memory limit. */
 const ITEMS_PER_ISOLATE = 100
 
-/** One isolate of a batch: the prelude and entry call compiled once, the plugin compiled once
- * (V8 keeps it in the isolate's compile cache for each item's fresh context). */
+/** One isolate of a batch: the prelude compiled once, the plugin compiled once (V8 keeps it in
+ * the isolate's compile cache for each item's fresh context). */
 type BatchIsolate = {
   isolate: ivm.Isolate
-  scripts: Promise<GuestScripts>
+  /** The compiled prelude; rejects when the plugin does not compile. */
+  prelude: Promise<ivm.Script>
   watch: ReturnType<typeof watchDisposal>
   started: number
   inFlight: number
@@ -308,15 +319,14 @@ export async function runBatch(
       return current
     if (current) retire(current)
     const isolate = new ivm.Isolate({ memoryLimit: limits.memoryMb })
-    const scripts = (async (): Promise<GuestScripts> => {
-      const prelude = await isolate.compileScript(GUEST_PRELUDE)
-      const call = await isolate.compileScript(CALL_ENTRY)
+    const prelude = (async () => {
+      const script = await isolate.compileScript(GUEST_PRELUDE)
       // Compiled once here: a syntax error fails the batch, and the items hit the cache.
       ;(await isolate.compileModule(code, { filename: filename ?? 'plugin.ts' })).release()
-      return { prelude, call }
+      return script
     })()
-    scripts.catch(() => {})
-    current = { isolate, scripts, watch: watchDisposal(isolate), started: 0, inFlight: 0 }
+    prelude.catch(() => {})
+    current = { isolate, prelude, watch: watchDisposal(isolate), started: 0, inFlight: 0 }
     return current
   }
 
@@ -337,10 +347,10 @@ export async function runBatch(
     let context: ivm.Context | undefined
     try {
       const call = async () => {
-        const scripts = await target.scripts
-        context = isolate.createContextSync()
+        const prelude = await target.prelude
+        context = await isolate.createContext()
         const run = { filename, entry: batch.entry, ctx: batch.ctxs[job.item], limits }
-        return runInContext(isolate, context, code, run, bridgeOf(job.item), scripts)
+        return runBatchItem(isolate, context, code, run, bridgeOf(job.item), prelude)
       }
       const result = await Promise.race([call(), target.watch.disposed])
       report(job.item, { ok: true, result })
@@ -374,7 +384,7 @@ export async function runBatch(
       // A compile error is the same for every item: the batch fails as a whole.
       if (current === undefined && running.size === 0 && !next.alone) {
         const first = isolateFor()
-        await first.scripts.catch((err) => {
+        await first.prelude.catch((err) => {
           retire(first)
           throw explain(err, { timedOut: false, isolate: first.isolate, limits, filename })
         })
