@@ -94,6 +94,9 @@ export const POLICY: Record<string, RoutePolicy> = {
     op: 'delete_import_snapshot',
     access: 'session',
   },
+  'POST /api/database/duplicates/scan': { op: 'find_duplicates', access: 'admin' },
+  'GET /api/database/duplicates': { op: 'get_duplicates', access: 'any' },
+  'DELETE /api/database/duplicates': { op: 'clear_duplicates', access: 'admin' },
   'POST /api/database/scripts/repair-mojibake': { op: 'repair_mojibake', access: 'admin' },
   'POST /api/database/scripts/subfolders-to-categories': {
     op: 'subfolders_to_categories',

@@ -48,6 +48,7 @@ describe('job kinds', () => {
       'backup',
       'download_url',
       'extract',
+      'find_duplicates',
       'import_legacy',
       'plugin_exec',
       'rebuild_index',

@@ -10,6 +10,7 @@ import { pageListOf, readListedPage } from './patch.ts'
 import { asReadFailure } from './read-failure.ts'
 import { commit } from '../commit.ts'
 import { patchArchive } from './save.ts'
+import { hashCover } from '../duplicates/hashes.ts'
 
 /** A thumbnail file with what its validator is made of (one stat answers both questions). */
 export type ThumbnailFile = { path: string; contentType: string; size: number; mtimeMs: number }
@@ -86,8 +87,11 @@ export async function makeThumbnail(
     if (other !== out) await rm(other, { force: true })
   }
   if (page <= 0) {
-    const hash = new Bun.CryptoHasher('sha1').update(await Bun.file(out).bytes()).digest('hex')
+    const bytes = await Bun.file(out).bytes()
+    const hash = new Bun.CryptoHasher('sha1').update(bytes).digest('hex')
     commit(deps, (w) => patchArchive(w, row.id, { thumbhash: hash }))
+    // The duplicate scan's cover hash, from the small thumbnail: one more (cheap) worker call.
+    await hashCover(deps, row.id, bytes, hash)
   }
   return out
 }

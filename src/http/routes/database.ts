@@ -1,5 +1,5 @@
 // Database-wide operations: backup and restore, legacy import and its snapshots, drop, clean,
-// clear all New flags, and the maintenance scripts.
+// clear all New flags, the maintenance scripts, and duplicate detection.
 import { statSync } from 'node:fs'
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
@@ -7,6 +7,7 @@ import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
 import { readMultipart } from '../multipart.ts'
 import { backupResponse, DatabaseModel, parseBackupFormat } from '../models/database.ts'
+import { toWireArchive } from '../models/archives.ts'
 import { cleanDatabase } from '../../domain/archives/clean.ts'
 import { clearAllNewFlags } from '../../domain/archives/edit.ts'
 import { buildBackupDocument } from '../../domain/database/backup-document.ts'
@@ -16,6 +17,7 @@ import {
   removeBackupUpload,
 } from '../../domain/database/backup-files.ts'
 import { dropDatabase } from '../../domain/database/drop.ts'
+import { clearDuplicates, readDuplicateGroups } from '../../domain/duplicates/groups.ts'
 import { legacyImportCount, parseImportOptions } from '../../domain/database/import-legacy.ts'
 import { repairStoredMojibake } from '../../domain/database/repair-mojibake.ts'
 import { checkBackupUpload } from '../../domain/database/restore.ts'
@@ -93,6 +95,18 @@ export const databaseRoutes = (deps: Deps) =>
     .delete('/api/database/isnew', () => {
       const cleared = clearAllNewFlags(deps)
       return ok({ successMessage: `Cleared the New flag on ${cleared} archives.` })
+    })
+    .post('/api/database/duplicates/scan', () =>
+      ok({ job: deps.jobs.enqueue('find_duplicates', {}) }),
+    )
+    .get('/api/database/duplicates', () =>
+      readDuplicateGroups(deps).map((group) =>
+        group.map((row) => toWireArchive(row, { toc: false })),
+      ),
+    )
+    .delete('/api/database/duplicates', () => {
+      const cleared = clearDuplicates(deps)
+      return ok({ successMessage: `Cleared ${cleared} duplicate groups.`, cleared })
     })
     .post('/api/database/scripts/repair-mojibake', () => ok(repairStoredMojibake(deps)))
     .post('/api/database/scripts/subfolders-to-categories', async () =>

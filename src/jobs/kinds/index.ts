@@ -10,6 +10,8 @@ import { backupJob } from './backup.ts'
 import { restoreJob } from './restore.ts'
 import { importLegacyJob } from './import-legacy.ts'
 import { downloadUrlJob } from './download-url.ts'
+import { archiveSplitJob } from './archive-split.ts'
+import { findDuplicatesJob } from './find-duplicates.ts'
 import { registerDownloadKinds } from './download.ts'
 import type { DownloadJobArgs, DownloadJobName } from '../../domain/downloads/runtime.ts'
 
@@ -25,6 +27,7 @@ export const JOB_KINDS = {
   restore: restoreJob,
   import_legacy: importLegacyJob,
   download_url: downloadUrlJob,
+  find_duplicates: findDuplicatesJob,
 }
 
 export type JobName = keyof typeof JOB_KINDS

@@ -1,0 +1,169 @@
+// The duplicate scan (the find_duplicates job): every archive's cover hash (stored when its
+// thumbnail was made; computed now when missing or stale), candidate pairs from the cover index,
+// sampled page hashes for the archives in a candidate pair only, the pairs whose pages agree joined
+// into groups, and the groups stored in place of the last scan's.
+import type { Deps } from '../../deps.ts'
+import { tx } from '../../db/client.ts'
+import { listArchives, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import {
+  findArchiveHashes,
+  listArchiveHashes,
+  replaceDuplicateGroups,
+  type ArchiveHashRow,
+} from '../../db/repos/duplicates.repo.ts'
+import { findThumbnailFile, makeThumbnail } from '../archives/thumbnails.ts'
+import { buildCoverIndex, FLAT_HASH, groupPairs, packHashes, pagesAgree } from './group.ts'
+import { hashCover, hashSampledPages, pagesSourceOf } from './hashes.ts'
+
+/** Two archives hashed at once, like thumbnails: sharp gains from two in flight on two cores. */
+const IN_FLIGHT = 2
+/** Cover index queries between two yields to the event loop (HTTP stays responsive). */
+const QUERIES_PER_SLICE = 5_000
+
+export type ScanControl = {
+  /** 0..1, with notes for the job's status. */
+  progress(fraction: number, notes?: Record<string, unknown>): void
+  signal: AbortSignal
+  jobId: number | null
+}
+
+export type ScanOutcome = {
+  /** Linked archives looked at. */
+  archives: number
+  /** Covers hashed by this scan (the others were stored when their thumbnails were made). */
+  covers_hashed: number
+  /** Archives whose cover had a candidate, and so were compared page by page. */
+  compared: number
+  groups: number
+  /** Archives in a group. */
+  duplicates: number
+  /** Archives that could not be hashed, with the reason (raw: the job makes it public). */
+  failed: { id: string; error: string }[]
+  /** Whether the scan stopped before storing groups (server stopping). */
+  interrupted?: true
+}
+
+async function eachLimited<T>(
+  items: readonly T[],
+  signal: AbortSignal,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0
+  const lane = async () => {
+    while (next < items.length && !signal.aborted) await fn(items[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, items.length) }, lane))
+}
+
+/** A stored cover hash is current while the archive's thumbnail is the one it was taken from. */
+function coverIsCurrent(row: ArchiveRow, stored: ArchiveHashRow | undefined): boolean {
+  return !!stored && row.thumbhash !== null && stored.coverSource === row.thumbhash
+}
+
+/**
+ * The cover from its existing thumbnail (a small decode), else from a new thumbnail, whose making
+ * hashes it (thumbnails.ts). Returns the hash, null when it could not be taken.
+ */
+async function hashMissingCover(deps: Deps, row: ArchiveRow): Promise<string | null> {
+  const file = row.thumbhash === null ? null : findThumbnailFile(deps, row.id, 0)
+  if (file) return hashCover(deps, row.id, await Bun.file(file.path).bytes(), row.thumbhash!)
+  await makeThumbnail(deps, row, 0)
+  return findArchiveHashes(deps.db, [row.id])[0]?.coverHash ?? null
+}
+
+export async function findDuplicates(deps: Deps, control: ScanControl): Promise<ScanOutcome> {
+  const { signal } = control
+  const rows = listArchives(deps.db)
+  const stored = new Map(listArchiveHashes(deps.db).map((h) => [h.archiveId, h]))
+  const outcome: ScanOutcome = {
+    archives: rows.length,
+    covers_hashed: 0,
+    compared: 0,
+    groups: 0,
+    duplicates: 0,
+    failed: [],
+  }
+  const failed = (row: ArchiveRow, error: unknown) =>
+    outcome.failed.push({ id: row.id, error: (error as Error).message ?? String(error) })
+
+  // 1. Covers (0 .. 0.5 of the progress).
+  const covers = new Map<string, string>()
+  const missing: ArchiveRow[] = []
+  for (const row of rows) {
+    const hash = stored.get(row.id)
+    if (coverIsCurrent(row, hash)) covers.set(row.id, hash!.coverHash)
+    else missing.push(row)
+  }
+  let done = 0
+  await eachLimited(missing, signal, async (row) => {
+    try {
+      const hash = await hashMissingCover(deps, row)
+      if (hash === null) throw new Error('the cover could not be hashed')
+      covers.set(row.id, hash)
+      outcome.covers_hashed++
+    } catch (error) {
+      failed(row, error)
+    }
+    done++
+    control.progress((0.5 * done) / missing.length, { phase: 'covers', progress: done })
+  })
+  if (signal.aborted) return { ...outcome, interrupted: true }
+
+  // 2. Candidate pairs from the cover index (0.5 .. 0.6). Flat covers say nothing: not indexed.
+  const indexed = rows.filter((row) => {
+    const hash = covers.get(row.id)
+    return hash !== undefined && hash !== FLAT_HASH
+  })
+  const index = buildCoverIndex(packHashes(indexed.map((row) => covers.get(row.id)!)))
+  const candidates: [number, number][] = []
+  for (let i = 0; i < indexed.length; i++) {
+    for (const j of index.candidatesOf(i)) candidates.push([i, j])
+    if ((i + 1) % QUERIES_PER_SLICE === 0) {
+      control.progress(0.5 + (0.1 * (i + 1)) / indexed.length, { phase: 'covers_compared' })
+      await Bun.sleep(0)
+      if (signal.aborted) return { ...outcome, interrupted: true }
+    }
+  }
+
+  // 3. Sampled pages of the archives in a candidate pair (0.6 .. 0.95), stored for next time.
+  const involved = [...new Set(candidates.flat())].map((i) => indexed[i]!)
+  const pages = new Map<string, (string | null)[]>()
+  const storedNow = new Map(listArchiveHashes(deps.db).map((h) => [h.archiveId, h]))
+  const toSample: ArchiveRow[] = []
+  for (const row of involved) {
+    const hash = storedNow.get(row.id)
+    if (hash?.pageHashes && hash.pagesSource === pagesSourceOf(row))
+      pages.set(row.id, JSON.parse(hash.pageHashes) as (string | null)[])
+    else toSample.push(row)
+  }
+  done = 0
+  await eachLimited(toSample, signal, async (row) => {
+    try {
+      pages.set(row.id, await hashSampledPages(deps, row))
+    } catch (error) {
+      failed(row, error)
+    }
+    done++
+    control.progress(0.6 + (0.35 * done) / toSample.length, { phase: 'pages', progress: done })
+  })
+  if (signal.aborted) return { ...outcome, interrupted: true }
+  outcome.compared = involved.length
+
+  // 4. Pairs whose pages agree, joined into groups, oldest archive first in each.
+  const confirmed = candidates.filter(([i, j]) => {
+    const a = pages.get(indexed[i]!.id)
+    const b = pages.get(indexed[j]!.id)
+    return a !== undefined && b !== undefined && pagesAgree(a, b)
+  })
+  const groups = groupPairs(indexed.length, confirmed).map((group) =>
+    group
+      .map((i) => indexed[i]!)
+      .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
+      .map((row) => row.id),
+  )
+  tx(deps.db, () => replaceDuplicateGroups(deps.db, groups, control.jobId))
+  outcome.groups = groups.length
+  outcome.duplicates = groups.reduce((sum, group) => sum + group.length, 0)
+  control.progress(1, { phase: 'done' })
+  return outcome
+}
