@@ -58,7 +58,7 @@ async function nameConflict(name: string): Promise<{ existing: Wire; item: Wire 
 }
 
 beforeAll(async () => {
-  site = startFakeSite()
+  site = await startFakeSite()
   app = await startDownloadServer()
   cookie = await app.login()
   await app.idle()

@@ -32,7 +32,7 @@ async function serveCbz(name: string, pages = 3, seed?: number): Promise<Bytes> 
 }
 
 beforeAll(async () => {
-  site = startFakeSite()
+  site = await startFakeSite()
   app = await startDownloadServer()
   cookie = await app.login()
 })
@@ -106,7 +106,7 @@ describe('a queue download', () => {
     await serveCbz('cut.cbz', 40)
     for (const [path, message] of [
       ['/error/x.cbz', 'HTTP 500'],
-      ['/truncated/cut.cbz', 'failed'],
+      ['/truncated/cut.cbz', 'Download failed after'],
       ['/files/x.cbz?fail=1', 'the fake site refused'],
     ] as const) {
       const item = await addItem(app, cookie, `${site.base}${path}`)
@@ -114,6 +114,7 @@ describe('a queue download', () => {
       const failed = await waitForItem(app, cookie, item.id, inState('error', 'done'))
       expect(failed.state).toBe('error')
       expect(failed.error).toContain(message)
+      expect(failed.error).not.toContain('For more information')
       expect(failed.archive_ids).toEqual([])
     }
     await app.jobsDone()

@@ -34,7 +34,7 @@ const post = (path: string, json?: unknown) =>
   app.json(path, { method: 'POST', cookie, ...(json === undefined ? {} : { json }) })
 
 beforeAll(async () => {
-  site = startFakeSite()
+  site = await startFakeSite()
   app = await startDownloadServer()
   cookie = await app.login()
 })

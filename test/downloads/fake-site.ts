@@ -2,6 +2,8 @@
 // truncated streams, redirects and 500s; a test download plugin (and a metadata one) sideloaded
 // into <dataDir>/plugins/custom as the plugin tests do; and a server allowed to reach the site.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
 import { join } from 'node:path'
 import type { Bytes } from '../helpers/fixtures.ts'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
@@ -72,52 +74,60 @@ export type FakeSite = {
   stop(): void
 }
 
-export function startFakeSite(): FakeSite {
+/**
+ * A node:http server, which sends exactly the Content-Length it is told (Bun.serve turns a
+ * streamed body into a chunked one): slow streams announce their length, and a truncated body
+ * announces more than it sends before the connection is cut.
+ */
+export async function startFakeSite(): Promise<FakeSite> {
   const files = new Map<string, Bytes>()
   const seen: string[] = []
+  const sockets = new Set<Socket>()
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    seen.push(`${req.method} ${url.pathname}`)
+    const [, kind, name = ''] = url.pathname.split('/')
+    if (kind === 'files') site.cookies.push(req.headers.cookie ?? '')
+    const bytes = files.get(decodeURIComponent(name))
+    if (kind === 'error') return res.writeHead(500).end('server error')
+    if (!bytes) return res.writeHead(404).end('not found')
+    if (kind === 'redirect') return res.writeHead(302, { location: `/files/${name}` }).end()
+    res.writeHead(200, { 'content-length': String(bytes.byteLength) })
+    if (kind === 'files') return res.end(bytes)
+    if (kind === 'truncated') {
+      res.write(bytes.subarray(0, Math.floor(bytes.byteLength / 2)))
+      setTimeout(() => res.destroy(), 20)
+      return
+    }
+    // slow: 4 KiB per slowChunkMs until done or the client goes away.
+    let at = 0
+    const timer = setInterval(() => {
+      if (res.destroyed) return clearInterval(timer)
+      res.write(bytes.subarray(at, at + 4096))
+      at += 4096
+      if (at >= bytes.byteLength) {
+        clearInterval(timer)
+        res.end()
+      }
+    }, site.slowChunkMs)
+    res.on('close', () => clearInterval(timer))
+  })
+  server.on('connection', (socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const site: FakeSite = {
-    base: '',
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     files,
     seen,
     cookies: [],
     slowChunkMs: 100,
-    stop: () => server.stop(true),
-  }
-  const server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch(req) {
-      const url = new URL(req.url)
-      seen.push(`${req.method} ${url.pathname}`)
-      const [, kind, name = ''] = url.pathname.split('/')
-      if (kind === 'files') site.cookies.push(req.headers.get('cookie') ?? '')
-      const bytes = files.get(decodeURIComponent(name))
-      if (kind === 'error') return new Response('server error', { status: 500 })
-      if (!bytes) return new Response('not found', { status: 404 })
-      if (kind === 'files') return new Response(bytes)
-      if (kind === 'redirect')
-        return new Response(null, { status: 302, headers: { location: `/files/${name}` } })
-      if (kind === 'slow' || kind === 'truncated') {
-        const chunk = 4096
-        let at = 0
-        const body = new ReadableStream<Uint8Array>({
-          async pull(controller) {
-            if (kind === 'truncated' && at >= bytes.byteLength / 2) {
-              controller.error(new Error('cut'))
-              return
-            }
-            if (at >= bytes.byteLength) return controller.close()
-            if (kind === 'slow') await Bun.sleep(site.slowChunkMs)
-            controller.enqueue(bytes.subarray(at, at + chunk))
-            at += chunk
-          },
-        })
-        return new Response(body, { headers: { 'content-length': String(bytes.byteLength) } })
-      }
-      return new Response('not found', { status: 404 })
+    stop() {
+      for (const socket of sockets) socket.destroy()
+      server.close()
     },
-  })
-  site.base = `http://127.0.0.1:${server.port}`
+  }
   return site
 }
 

@@ -56,7 +56,7 @@ async function errorItem(): Promise<Wire> {
 }
 
 beforeAll(async () => {
-  site = startFakeSite()
+  site = await startFakeSite()
   site.files.set('big.bin', new Uint8Array(16 * 1024 * 1024) as Bytes)
   app = await startDownloadServer()
   cookie = await app.login()

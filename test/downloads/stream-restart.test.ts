@@ -91,7 +91,7 @@ let cbz: Bytes
 let other: Bytes
 
 beforeAll(async () => {
-  site = startFakeSite()
+  site = await startFakeSite()
   site.files.set('big.bin', new Uint8Array(8 * 1024 * 1024) as Bytes)
   cbz = new Uint8Array(
     await readFile(await makeCbz(join(scratch, 'ok.cbz'), { pages: 3 })),
@@ -136,10 +136,13 @@ describe('GET /api/download_queue/stream', () => {
     expect(starting.data).toMatchObject({ state: 'starting', job_id: start.job, error: null })
     expect((await stream.next(delta('update', item.id))).data.state).toBe('downloading')
     const progress = await stream.next(delta('progress', item.id))
-    // The slow stream is chunked (no length): total_bytes is absent, never 0.
-    expect(progress.data).toMatchObject({ job_id: start.job })
+    expect(progress.data).toMatchObject({ job_id: start.job, total_bytes: 8 * 1024 * 1024 })
     expect(progress.data.downloaded_bytes).toBeGreaterThan(0)
-    expect(progress.data.total_bytes).toBeUndefined()
+    expect(progress.data.downloaded_bytes).toBeLessThan(8 * 1024 * 1024)
+    // The job shows the same transfer fields while it runs.
+    const { body: job } = await app.json(`/api/jobqueue/${start.job}`, { cookie })
+    expect(job).toMatchObject({ state: 'active', total_bytes: 8 * 1024 * 1024 })
+    expect(job.downloaded_bytes).toBeGreaterThan(0)
 
     await app.req(`/api/download_queue/${item.id}/stop`, { method: 'POST', cookie })
     expect((await stream.next(delta('update', item.id))).data.state).toBe('queued')

@@ -187,7 +187,11 @@ async function fetchOne(
     await removeStagedDownload(deps, path)
     throw failure instanceof AppError || signal.aborted
       ? failure
-      : fail.bad_request(`Download failed: ${(failure as Error).message ?? String(failure)}`)
+      : fail.bad_request(
+          `Download failed after ${received}${announced === undefined ? '' : ` of ${announced}`} ` +
+            // Bun appends advice on its fetch options to a network error: not for users.
+            `bytes: ${((failure as Error).message ?? String(failure)).replace(/ For more information.*$/s, '')}`,
+        )
   }
   if (announced === undefined) totals.allKnown = false
   else totals.announced = (totals.announced ?? 0) + announced
