@@ -22,6 +22,20 @@ export type DomainEvent =
   /** A download queue item was added (`created`) or its stored state changed. */
   | { type: 'download.saved'; row: DownloadItemRow; created?: true }
   | { type: 'download.removed'; id: string }
+  /** A split of archive `id` (job `job`) wrote a page, or is about to start an output. */
+  | {
+      type: 'split.progress'
+      id: string
+      job: number
+      outputIndex: number
+      outputs: number
+      pagesDone: number
+      pages: number
+    }
+  /** The split catalogued every output (and deleted the original when asked). */
+  | { type: 'split.done'; id: string; job: number; archives: string[] }
+  /** The split failed: its outputs were removed, the original is untouched. */
+  | { type: 'split.failed'; id: string; job: number; error: string }
   | {
       type: 'job.progress'
       id: number

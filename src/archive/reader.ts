@@ -124,6 +124,8 @@ export function createArchiveReader(options: ArchiveReaderOptions): ArchiveReade
 
   return {
     listPages: (absPath) => withSource(absPath, async (source) => [...source.pages]),
+    listFiles: (absPath) =>
+      withSource(absPath, async (source) => [...(source.files ?? source.pages)]),
     readPage: (absPath, entryName) =>
       withSource(absPath, async (source) => {
         assertPageOf(source.pageSet, entryName)

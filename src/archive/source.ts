@@ -10,6 +10,11 @@ import {
 export type ArchiveSource = {
   /** Page entry names in natural order. */
   pages: string[]
+  /**
+   * Every regular file entry (pages and others) in natural order, names checked safe. Absent when
+   * the format keeps only pages (extracted archives).
+   */
+  files?: string[]
   /** Bytes of one entry of `pages`; the caller has already checked the name. */
   read(entryName: string): Promise<Uint8Array<ArrayBuffer>>
   /**

@@ -4,6 +4,7 @@ import { open, type FileHandle } from 'node:fs/promises'
 import { AppError, fail } from '../errors.ts'
 import { isTarHeader } from './format.ts'
 import { normalizeEntryName, selectPages } from './entries.ts'
+import { naturalCompare } from '../model/natural-sort.ts'
 import { MAX_ENTRIES } from './limits.ts'
 import { checkDeclaredSizes, entryTooLarge, type ArchiveSource } from './source.ts'
 
@@ -121,8 +122,13 @@ export async function openTar(absPath: string): Promise<ArchiveSource> {
     for (const entry of entries) if (!byName.has(entry.name)) byName.set(entry.name, entry)
     const pages = selectPages(entries)
     checkDeclaredSizes(pages.map((name) => byName.get(name)!))
+    const files = [...byName.values()]
+      .filter((e) => !e.isDirectory)
+      .map((e) => e.name)
+      .sort(naturalCompare)
     return {
       pages,
+      files,
       read: async (name) => {
         const entry = byName.get(name)!
         return readAt(handle, entry.offset, entry.size)

@@ -9,6 +9,11 @@ export type ArchiveReader = {
    */
   listPages(absPath: string): Promise<string[]>
   /**
+   * Every regular file entry in natural order (pages, nested archives, ComicInfo.xml), for the
+   * split tree. RAR / 7z / compressed tar keep only their pages once extracted: they list those.
+   */
+  listFiles(absPath: string): Promise<string[]>
+  /**
    * Bytes of one page (an own ArrayBuffer, so it can go straight into a Response body);
    * AppError 'bad_request' when entryName is not a page of the archive.
    */

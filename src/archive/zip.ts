@@ -4,6 +4,7 @@ import type { Entry, ZipFile } from 'yauzl'
 import { AppError, fail } from '../errors.ts'
 import { createLogger } from '../log.ts'
 import { normalizeEntryName, selectPages } from './entries.ts'
+import { naturalCompare } from '../model/natural-sort.ts'
 import { MAX_ENTRIES, MAX_ENTRY_BYTES } from './limits.ts'
 import { checkDeclaredSizes, entryTooLarge, type ArchiveSource } from './source.ts'
 import { openPreloadedZip, type OpenedZip } from './zip-file-reader.ts'
@@ -143,8 +144,13 @@ export async function openZip(
     zip.on('error', (err: Error) =>
       log.warn('zip handle error', { path: absPath, err: err.message }),
     )
+    const files = [...byName]
+      .filter(([name, e]) => !name.endsWith('/') && !isUnixSpecialFile(e))
+      .map(([name]) => name)
+      .sort(naturalCompare)
     return {
       pages,
+      files,
       read: (name) => readEntry(opened, byName.get(name)!),
       async readOther(name, maxBytes) {
         const entry = byName.get(name)

@@ -45,6 +45,7 @@ export function registerChecks(jobs: JobQueue<{ add: { n: number } }>): void {
 describe('job kinds', () => {
   it('are registered under the spec job names', () => {
     expect(Object.keys(JOB_KINDS).sort()).toEqual([
+      'archive_split',
       'backup',
       'download_url',
       'extract',

@@ -28,6 +28,7 @@ export const JOB_KINDS = {
   import_legacy: importLegacyJob,
   download_url: downloadUrlJob,
   find_duplicates: findDuplicatesJob,
+  archive_split: archiveSplitJob,
 }
 
 export type JobName = keyof typeof JOB_KINDS
