@@ -5,6 +5,7 @@
 import type { Deps } from '../../deps.ts'
 import { findDownloadItem, type DownloadItemRow } from '../../db/repos/downloads.repo.ts'
 import { AppError, fail } from '../../errors.ts'
+import { createLogger } from '../../log.ts'
 import type { LoginSession } from '../../plugins/manifest.ts'
 import { loginSession } from '../plugins/login.ts'
 import { runPlugin } from '../plugins/run.ts'
@@ -20,6 +21,8 @@ import {
   type Fetched,
   type Resource,
 } from './transfer.ts'
+
+const log = createLogger('downloads')
 
 /** Resources one download may name (a gallery's pages at most). */
 const MAX_RESOURCES = 5000
@@ -162,14 +165,23 @@ export async function runQueuedDownload(
     if (stop.signal.aborted) return { item: itemId, state: 'queued' }
     // The server is stopping: the item stays in flight, and the next start marks it stale.
     if (task.signal.aborted) throw error
-    const message =
-      error instanceof AppError ? error.message : `Download failed: ${(error as Error).message}`
-    patchItemIf(deps, itemId, owns, { state: 'error', error: message })
+    patchItemIf(deps, itemId, owns, { state: 'error', error: itemErrorOf(error) })
     throw error
   } finally {
     if (runtime.running.get(itemId) === stop) runtime.running.delete(itemId)
     runtime.jobItems.delete(task.jobId)
   }
+}
+
+/**
+ * What the item shows of a failure: an AppError's message (written for users), else only the
+ * system error's code, since its message names server paths (the log has the whole error).
+ */
+function itemErrorOf(error: unknown): string {
+  if (error instanceof AppError) return error.message
+  log.warn('download failed', { error: error instanceof Error ? error.message : String(error) })
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  return `Download failed: ${code ?? 'internal error'}.`
 }
 
 function resultOf(itemId: string, outcomes: IngestOutcome[]): DownloadResult {
