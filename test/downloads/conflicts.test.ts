@@ -196,6 +196,17 @@ describe('another file under the same name', () => {
     expect(stagedDownloads(app)).toEqual([])
   })
 
+  it('can be compared page by page and answered with keep-b (compare routes of download-compare.ts)', async () => {
+    const { existing, item } = await nameConflict('compare-me.cbz')
+    const compared = await post(`/api/download_queue/${item.id}/compare`)
+    expect(compared.status).toBe(200)
+    const keep = await post(`/api/download_queue/${item.id}/compare/keep-b`, {})
+    expect(keep.status).toBe(200)
+    expect(await getItem(app, cookie, item.id)).toBeUndefined()
+    expect(stagedDownloads(app)).toEqual([])
+    expect((await app.req(`/api/archives/${existing.archive_ids[0]}`, { cookie })).status).toBe(200)
+  })
+
   it('overwrite or rename of an item without a waiting conflict is 409', async () => {
     const item = await addItem(app, cookie, `${site.base}/files/none.cbz`)
     expect((await post(`/api/download_queue/${item.id}/overwrite`)).status).toBe(409)
