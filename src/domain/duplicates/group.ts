@@ -1,11 +1,15 @@
 // Grouping 64-bit perceptual hashes without comparing all pairs: multi-index hashing over the
-// covers (four 16-bit blocks; two hashes within distance 7 have a block within distance 1, by
+// covers (four 16-bit blocks; two hashes within distance 11 have a block within distance 2, by
 // pigeonhole), each candidate checked on the full 64 bits, then on the sampled pages, and the pairs
 // that hold joined into groups by union-find. Pure functions: the scan job and bench/duplicates.ts
 // call the same code.
 
-/** Covers within this many differing bits of 64 are candidates (at most 7: the index's reach). */
-export const COVER_MAX_DISTANCE = 7
+/**
+ * Covers within this many differing bits of 64 are candidates (at most 11: the index's reach).
+ * Thumbnails of a page and of its resized, re-encoded copy differ by 0-7 bits in the tests' pages;
+ * pages of different books by 17 or more.
+ */
+export const COVER_MAX_DISTANCE = 10
 /** A sampled page pair agrees within this many bits (checked pair by pair, no index needed). */
 export const PAGE_MAX_DISTANCE = 10
 /**
@@ -54,17 +58,28 @@ export type CoverIndex = {
   candidatesOf(i: number): number[]
 }
 
+/** The block values within `radius` bits of a block's own, as masks to XOR it with. */
+function probeMasks(radius: number): number[] {
+  const masks = [0]
+  for (let a = 0; a < BLOCK_BITS && radius >= 1; a++) {
+    masks.push(1 << a)
+    for (let b = a + 1; b < BLOCK_BITS && radius >= 2; b++) masks.push((1 << a) | (1 << b))
+  }
+  return masks
+}
+
 /**
  * One table per 16-bit block, laid out as counting-sort buckets (offsets + items), so 100,000
- * hashes take ~2 MB and no per-bucket arrays. A query probes its own block value and, when the
- * distance needs it, the 16 values one bit away, in each of the four tables.
+ * hashes take ~2 MB and no per-bucket arrays. A query probes, in each of the four tables, its own
+ * block value and those within floor(distance / 4) bits of it (1 + 16 + 120 values at distance 10).
  */
 export function buildCoverIndex(
   hashes: PackedHashes,
   maxDistance = COVER_MAX_DISTANCE,
 ): CoverIndex {
   const radius = Math.floor(maxDistance / BLOCKS)
-  if (radius > 1) throw new RangeError(`the cover index reaches distance 7, not ${maxDistance}`)
+  if (radius > 2) throw new RangeError(`the cover index reaches distance 11, not ${maxDistance}`)
+  const probes = probeMasks(radius)
   const count = hashes.hi.length
   const offsets: Int32Array[] = []
   const items: Int32Array[] = []
@@ -90,8 +105,8 @@ export function buildCoverIndex(
         const key = blockOf(hashes, i, block)
         const start = offsets[block]!
         const list = items[block]!
-        for (let flip = -1; flip < (radius === 1 ? BLOCK_BITS : 0); flip++) {
-          const probe = flip < 0 ? key : key ^ (1 << flip)
+        for (const mask of probes) {
+          const probe = key ^ mask
           for (let at = start[probe]!, end = start[probe + 1]!; at < end; at++) {
             const j = list[at]!
             if (j <= i || seen[j] === i) continue

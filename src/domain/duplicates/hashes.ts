@@ -1,22 +1,22 @@
 // Perceptual hashes of archives for duplicate detection, taken with the thumbnail workers' page
-// signature (the dHash the download comparison uses): the cover's when its thumbnail is made, the
-// sampled pages' only when a scan finds the cover close to another one.
+// signature (the dHash the download comparison uses), always of a thumbnail: the same 500 px tall
+// image whatever the page's size and format, so a resized, re-encoded copy hashes alike (a dHash of
+// the full page drifts by up to 16 bits between a page and its enlarged WebP copy; of their
+// thumbnails, by 2). The cover's is taken when its thumbnail is made, the sampled pages' only when a
+// scan finds the cover close to another one (scan.ts).
 import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
-import { saveCoverHash, savePageHashes } from '../../db/repos/duplicates.repo.ts'
-import { AppError } from '../../errors.ts'
+import { saveCoverHash } from '../../db/repos/duplicates.repo.ts'
 import { createLogger } from '../../log.ts'
-import { pageListOf, readListedPage } from '../archives/patch.ts'
-import { samplePages } from './group.ts'
 
 const log = createLogger('duplicates.hashes')
 
 /** The signature also measures sharpness, which is not used here: 8 px tall keeps it cheap. */
-const SIGNATURE = { hash: true, sharpnessHeight: 8 }
+export const SIGNATURE = { hash: true, sharpnessHeight: 8 }
 
 /**
- * Hashes a cover from its thumbnail (already small: a cheap decode) and stores it with the
- * thumbnail's SHA-1 it describes. A failure is logged, never the thumbnail's failure.
+ * Hashes a cover from its thumbnail (small: a cheap decode) and stores it with the thumbnail's
+ * SHA-1 it describes. A failure is logged, never the thumbnail's failure.
  */
 export async function hashCover(
   deps: Pick<Deps, 'db' | 'thumbnailer'>,
@@ -38,27 +38,4 @@ export async function hashCover(
 /** What sampled page hashes were taken from: a rewritten or patched file changes it. */
 export function pagesSourceOf(row: ArchiveRow): string {
   return `${row.size}:${row.mtimeMs}:${row.pagecount}`
-}
-
-/**
- * Hashes the sampled pages (group.ts `samplePages`) and stores them. An undecodable page is null
- * (it agrees with nothing); an archive that cannot be read throws.
- */
-export async function hashSampledPages(
-  deps: Pick<Deps, 'db' | 'reader' | 'config' | 'thumbnailer'>,
-  row: ArchiveRow,
-): Promise<(string | null)[]> {
-  const pages = await pageListOf(deps, row)
-  const hashes: (string | null)[] = []
-  for (const page of samplePages(pages.length)) {
-    const bytes = await readListedPage(deps, row, pages[page - 1]!)
-    try {
-      hashes.push((await deps.thumbnailer.signature(bytes, SIGNATURE)).hash)
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'unprocessable') throw error
-      hashes.push(null)
-    }
-  }
-  savePageHashes(deps.db, row.id, hashes, pagesSourceOf(row))
-  return hashes
 }

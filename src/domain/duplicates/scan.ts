@@ -9,11 +9,20 @@ import {
   findArchiveHashes,
   listArchiveHashes,
   replaceDuplicateGroups,
+  savePageHashes,
   type ArchiveHashRow,
 } from '../../db/repos/duplicates.repo.ts'
 import { findThumbnailFile, makeThumbnail } from '../archives/thumbnails.ts'
-import { buildCoverIndex, FLAT_HASH, groupPairs, packHashes, pagesAgree } from './group.ts'
-import { hashCover, hashSampledPages, pagesSourceOf } from './hashes.ts'
+import { AppError } from '../../errors.ts'
+import {
+  buildCoverIndex,
+  FLAT_HASH,
+  groupPairs,
+  packHashes,
+  pagesAgree,
+  samplePages,
+} from './group.ts'
+import { hashCover, pagesSourceOf, SIGNATURE } from './hashes.ts'
 
 /** Two archives hashed at once, like thumbnails: sharp gains from two in flight on two cores. */
 const IN_FLIGHT = 2
@@ -69,6 +78,29 @@ async function hashMissingCover(deps: Deps, row: ArchiveRow): Promise<string | n
   if (file) return hashCover(deps, row.id, await Bun.file(file.path).bytes(), row.thumbhash!)
   await makeThumbnail(deps, row, 0)
   return findArchiveHashes(deps.db, [row.id])[0]?.coverHash ?? null
+}
+
+/**
+ * A sampled page's hash, from its page thumbnail (made now when missing, and kept for the reader).
+ * A page that cannot be read or decoded gets null: it agrees with nothing.
+ */
+async function hashPage(deps: Deps, row: ArchiveRow, page: number): Promise<string | null> {
+  try {
+    const path =
+      findThumbnailFile(deps, row.id, page)?.path ?? (await makeThumbnail(deps, row, page))
+    return (await deps.thumbnailer.signature(await Bun.file(path).bytes(), SIGNATURE)).hash
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'bad_request') return null
+    throw error
+  }
+}
+
+/** Hashes the sampled pages (group.ts `samplePages`) and stores them. */
+async function hashSampledPages(deps: Deps, row: ArchiveRow): Promise<(string | null)[]> {
+  const hashes: (string | null)[] = []
+  for (const page of samplePages(row.pagecount)) hashes.push(await hashPage(deps, row, page))
+  savePageHashes(deps.db, row.id, hashes, pagesSourceOf(row))
+  return hashes
 }
 
 export async function findDuplicates(deps: Deps, control: ScanControl): Promise<ScanOutcome> {
