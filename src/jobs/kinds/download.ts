@@ -36,11 +36,20 @@ export function registerDownloadKinds(deps: Deps): void {
     deps.jobs.register(factories as unknown as JobFactories<JobArgsByName, Deps>, deps)
   }
   downloadRuntime(deps).registerKind = register
-  for (const item of listDownloadItems(deps.db)) {
+  // Namespaces of queue items, and of download jobs a stop left queued (their item may be gone):
+  // registered before the queue resumes, those jobs run and end instead of staying queued.
+  const names = [
+    ...listDownloadItems(deps.db).map((item) => item.pluginNamespace),
+    ...deps.jobs
+      .list()
+      .filter((job) => job.state === 'queued')
+      .map((job) => job.name),
+  ]
+  for (const name of new Set(names)) {
     try {
-      register(downloadJobName(item.pluginNamespace))
+      register(downloadJobName(name))
     } catch {
-      // Not a download namespace: its item fails when started.
+      // Not a download namespace (another kind's job, or an item that fails when started).
     }
   }
 }
