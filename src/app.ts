@@ -18,6 +18,7 @@ import { databaseRoutes } from './http/routes/database.ts'
 import { pluginsRoutes } from './http/routes/plugins.ts'
 import { downloadCompareRoutes } from './http/routes/download-compare.ts'
 import { downloadQueueRoutes } from './http/routes/download-queue.ts'
+import { splitRoutes } from './http/routes/split.ts'
 
 export function createApp(deps: Deps) {
   // The route list is read on the first miss, after every route below is registered.
@@ -39,6 +40,7 @@ export function createApp(deps: Deps) {
     .use(databaseRoutes(deps))
     .use(pluginsRoutes(deps))
     .use(downloadCompareRoutes(deps))
+    .use(splitRoutes(deps))
     .use(downloadQueueRoutes(deps))
   routes = () => app.routes
   return app

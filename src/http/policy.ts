@@ -61,6 +61,14 @@ export const POLICY: Record<string, RoutePolicy> = {
   },
   'GET /api/archives/:id/download': { op: 'serve_file', access: 'any', guestScope: true },
   'GET /api/archives/:id/files': { op: 'get_file_list', access: 'any', guestScope: true },
+
+  // archive splitting: the reads are the spec's dash, not guest-scoped (they list page names)
+  'GET /api/archives/:id/split-tree': { op: 'split_tree', access: 'any' },
+  'GET /api/archives/:id/split-suggestion': { op: 'split_suggestion', access: 'any' },
+  'POST /api/archives/:id/split-suggestion': { op: 'analyze_split', access: 'admin' },
+  'POST /api/archives/:id/split/execute': { op: 'split_execute', access: 'admin' },
+  'GET /api/archives/:id/split/stream': { op: 'split_stream', access: 'any' },
+
   'POST /api/archives/:id/files/thumbnails': { op: 'generate_page_thumbnails', access: 'admin' },
   'PUT /api/archives/:id/isnew': { op: 'add_new', access: 'admin' },
   'DELETE /api/archives/:id/isnew': { op: 'clear_new', access: 'admin' },
