@@ -37,6 +37,13 @@ beforeAll(async () => {
       })
       await writeNested(join(dir, 'Nested.cbz'), ['Vol 1.cbz', 'Vol 2.cbz'])
       await writeNested(join(dir, 'Gone.cbz'), ['Part 1.zip', 'Part 2.zip'], 3)
+      await makeCbz(join(dir, 'Info.cbz'), {
+        names: ['A/001.jpg', 'B/001.jpg'],
+        entries: [
+          { name: 'ComicInfo.xml', data: new TextEncoder().encode('<ComicInfo/>') },
+          { name: '__MACOSX/A/._001.jpg', data: new Uint8Array([0]) },
+        ],
+      })
       const hostile = buildZip(await makePages('hostile', { names: ['../escape.jpg'] }))
       await Bun.write(join(dir, 'Evil.cbz'), buildZip([{ name: 'Inner.cbz', data: hostile }]))
     },
@@ -320,6 +327,19 @@ describe('POST /api/archives/:id/split/execute', () => {
     expect(res.body).toMatchObject({ operation: 'split_execute', success: 0 })
     expect(res.body.error).toContain('in no output')
     expect(readdirSync(app.contentDir).sort()).toEqual(before)
+  })
+
+  it('refuses delete_original for an archive holding files a split does not copy', async () => {
+    const tree = await app.json(`/api/archives/${ids.Info}/split-tree`, { cookie })
+    expect(tree.body.other_files).toEqual(['ComicInfo.xml'])
+    const res = await app.json(`/api/archives/${ids.Info}/split/execute`, {
+      method: 'POST',
+      cookie,
+      json: { delete_original: true },
+    })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toContain('ComicInfo.xml')
+    expect(existsSync(join(app.contentDir, 'Info - A.cbz'))).toBe(false)
   })
 
   it('answers 400 Env for pages the archive lacks, a page twice, or a bad body', async () => {

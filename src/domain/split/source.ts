@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { detectFormat } from '../../archive/format.ts'
+import type { ArchiveFormat } from '../../archive/types.ts'
 import { isPageName } from '../../archive/entries.ts'
 import { MAX_ENTRY_BYTES } from '../../archive/limits.ts'
 import { AppError, fail } from '../../errors.ts'
@@ -39,14 +40,35 @@ export type SplitSource = {
   byPath: Map<string, SourcePage>
   /** Nested archive entry names with their page counts. */
   nested: Map<string, number>
-  /** Files that are neither pages nor nested archives (ComicInfo.xml, text): never copied. */
+  /**
+   * Files that are neither pages nor expanded nested archives (ComicInfo.xml, text, an archive
+   * nested two levels deep, as `Vol 1.zip/extra.zip`): never copied. Junk of file managers
+   * (`__MACOSX/`, `.DS_Store`, `Thumbs.db`) is left out.
+   */
   otherFiles: string[]
-  /** False for RAR / 7z / compressed tar: the reader lists their pages only, so no other file. */
+  /**
+   * False when the archive or a nested one is RAR / 7z / compressed tar: the reader lists their
+   * pages only, so files other than pages cannot be known.
+   */
   listsEveryFile: boolean
   readPage(page: SourcePage): Promise<Uint8Array<ArrayBuffer>>
   /** Removes the copied-out nested archives. */
   dispose(): Promise<void>
 }
+
+/** What file managers leave behind (resource forks, folder caches): not the user's data. */
+function isJunkName(name: string): boolean {
+  const segments = name.split('/')
+  const base = segments[segments.length - 1] ?? ''
+  return (
+    segments.includes('__MACOSX') ||
+    ['.DS_Store', 'Thumbs.db', 'desktop.ini'].includes(base) ||
+    base.startsWith('._')
+  )
+}
+
+/** The reader lists every file of ZIP and TAR; of the others (extracted) only the pages. */
+const listsEveryFile = (format: ArchiveFormat): boolean => format === 'zip' || format === 'tar'
 
 export function isNestedArchiveName(name: string): boolean {
   const dot = name.lastIndexOf('.')
@@ -78,13 +100,14 @@ export async function readSplitSource(deps: Deps, archive: ArchiveRow): Promise<
     const pages: SourcePage[] = []
     const nested = new Map<string, number>()
     const otherFiles: string[] = []
+    let innerListsPagesOnly = false
     for (const name of files) {
       if (isPageName(name)) {
         pages.push({ path: name, nested: null, entry: name })
         continue
       }
       if (!isNestedArchiveName(name)) {
-        otherFiles.push(name)
+        if (!isJunkName(name)) otherFiles.push(name)
         continue
       }
       const copy = await copyOutNested(deps, absPath, name, tempDir, copies.size)
@@ -95,6 +118,11 @@ export async function readSplitSource(deps: Deps, archive: ArchiveRow): Promise<
       })
       nested.set(name, inner.length)
       for (const entry of inner) pages.push({ path: `${name}/${entry}`, nested: name, entry })
+      // Archives nested deeper are not expanded: they count, like any other file, as not carried.
+      const innerPages = new Set(inner)
+      for (const file of await deps.reader.listFiles(copy))
+        if (!innerPages.has(file) && !isJunkName(file)) otherFiles.push(`${name}/${file}`)
+      if (!listsEveryFile(await detectFormat(copy))) innerListsPagesOnly = true
     }
     pages.sort((a, b) => naturalCompare(a.path, b.path))
     const byPath = new Map<string, SourcePage>()
@@ -110,7 +138,7 @@ export async function readSplitSource(deps: Deps, archive: ArchiveRow): Promise<
       byPath,
       nested,
       otherFiles,
-      listsEveryFile: format === 'zip' || format === 'tar',
+      listsEveryFile: listsEveryFile(format) && !innerListsPagesOnly,
       readPage: (page) =>
         page.nested === null
           ? deps.reader.readPage(absPath, page.entry)

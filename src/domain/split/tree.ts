@@ -2,6 +2,7 @@
 // lets the user pick outputs. Built from the file listing only: no model call, nothing written
 // but the nested archives' temp copies, removed before answering.
 import type { Deps } from '../../deps.ts'
+import { naturalCompare } from '../../model/natural-sort.ts'
 import { requireArchive } from '../archives/lookup.ts'
 import { readSplitSource, type SplitSource } from './source.ts'
 
@@ -56,7 +57,15 @@ export function buildSplitTree(source: SplitSource): SplitTreeNode {
       at = at === '' ? null : at.includes('/') ? at.slice(0, at.lastIndexOf('/')) : ''
     }
   }
+  sortChildren(root)
   return root
+}
+
+/** Natural order by name at every level (nested archives were placed first to claim paths). */
+function sortChildren(node: SplitTreeNode): void {
+  if (!node.children) return
+  node.children.sort((a, b) => naturalCompare(a.name, b.name))
+  for (const child of node.children) sortChildren(child)
 }
 
 export async function splitTree(deps: Deps, rawId: string): Promise<SplitTree> {
