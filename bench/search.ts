@@ -2,8 +2,8 @@
 // index build time, heap and RSS, per-query-class latency over HTTP with the cache cleared before
 // each request, /api/info and the full archive list, and an edit followed by a search that must
 // see it. Prints figures; asserts nothing.
-// Usage: bun bench/search.ts [archives=100000] [runs=40]   (1,000,000 takes ~6 min and up to
-// ~11 GB of RAM: ~3.3 GB here, ~8 GB in the booted server while it answers the full list)
+// Usage: bun bench/search.ts [archives=100000] [runs=40]   (1,000,000 takes 6-10 min and ~7 GB
+// of RAM: ~2.5 GB here, up to ~4.5 GB in the booted server while it answers the full list)
 import { heapStats } from 'bun:jsc'
 import {
   linkSync,
@@ -241,6 +241,9 @@ try {
       return `RSS ${mb(kb('VmRSS') * 1024)} MB, peak ${mb(kb('VmHWM') * 1024)} MB`
     }
     console.log(`own process: searchable ${Math.round(readyMs)} ms after spawn; ${memory()}`)
+    // Freed memory goes back to the system over a few seconds: the same figure once it has.
+    await Bun.sleep(3000)
+    console.log(`own process, 3 s later: ${memory()}`)
     // Boot's rescan (after the build) walks and stats every file; it must find them unchanged.
     type Job = { id: string; name: string; state: string; result: unknown }
     for (;;) {

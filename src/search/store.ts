@@ -312,17 +312,65 @@ export function createStore(vocab: Vocabulary) {
       return slot
     },
 
-    /** After a bulk load: one sort instead of an insertion per document. */
+    /**
+     * After a bulk load: one sort instead of an insertion per document, then the documents are
+     * renumbered in title order, so slot order is title order until writes come. Results are
+     * read in title order mostly; their ids, titles and columns then lie in memory in that order
+     * (an unpaged answer of 488,000 ids read ~10x faster in order than scattered).
+     */
     sortTitles() {
       byTitle.length = 0
       for (let s = 0; s < capacity; s++) if (alive[s]) byTitle.push(s)
       byTitle.sort(compareSlots)
-      // Results are read in title order: their ids should lie in memory in that order too.
-      slotOf.clear(byTitle.length)
-      for (const slot of byTitle) {
-        ids[slot] = freshAsciiCopy(ids[slot]!)
-        slotOf.add(ids[slot]!, slot)
+      const count = byTitle.length
+      const slotFor = new Int32Array(Math.max(capacity, 1)).fill(-1)
+      for (let i = 0; i < count; i++) slotFor[byTitle[i]!] = i
+      const moved = <T extends Int32Array | Uint8Array | Float64Array>(column: T): T => {
+        const next = new (column.constructor as new (n: number) => T)(column.length)
+        for (let i = 0; i < count; i++) next[i] = column[byTitle[i]!]!
+        return next
       }
+      kind = moved(kind)
+      pagecount = moved(pagecount)
+      progress = moved(progress)
+      lastread = moved(lastread)
+      isnew = moved(isnew)
+      untagged = moved(untagged)
+      alive = moved(alive)
+      groupCount = moved(groupCount)
+      const packed = new Int32Array(Math.max(1 << 16, tagEnd - tagWaste))
+      const starts = new Int32Array(tagStart.length)
+      const counts = new Int32Array(tagCount.length)
+      let at = 0
+      for (let i = 0; i < count; i++) {
+        const old = byTitle[i]!
+        const start = tagStart[old]!
+        counts[i] = tagCount[old]!
+        starts[i] = at
+        packed.set(tagData.subarray(start, start + counts[i]!), at)
+        at += counts[i]!
+      }
+      tagData = packed
+      tagStart = starts
+      tagCount = counts
+      tagEnd = at
+      tagWaste = 0
+      vocab.renumber(slotFor)
+      const oldIds = ids.splice(0)
+      const oldTitles = title.splice(0)
+      colonTitles.clear()
+      slotOf.clear(count)
+      for (let i = 0; i < count; i++) {
+        const old = byTitle[i]!
+        // A fresh copy, so the id strings too lie in title order.
+        ids.push(freshAsciiCopy(oldIds[old]!))
+        title.push(oldTitles[old]!)
+        if (title[i]!.includes(':')) colonTitles.add(i)
+        slotOf.add(ids[i]!, i)
+        byTitle[i] = i
+      }
+      capacity = count
+      free.length = 0
       titleText.prepare()
     },
   }

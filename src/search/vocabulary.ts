@@ -178,6 +178,19 @@ export function createVocabulary() {
       postingCount[id] = count - 1
     },
 
+    /** Moves every posting from slot s to slotFor[s] (the store renumbered its documents). */
+    renumber(slotFor: Int32Array) {
+      for (let id = 0; id < tags.length; id++) {
+        const count = postingCount[id]!
+        const list = lists[id]
+        if (!list) {
+          if (count === 1) postingSingle[id] = slotFor[postingSingle[id]!]!
+          continue
+        }
+        for (let k = 0; k < count; k++) list[k] = slotFor[list[k]!]!
+      }
+    },
+
     /** Ids of the tags a term matches. */
     matchingTags(term: TextTerm, matcher: TermMatcher): number[] {
       if (term.exact && !term.wildcard) {
