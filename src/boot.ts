@@ -19,6 +19,7 @@ import { createArchiveReader } from './archive/reader.ts'
 import { createThumbnailer } from './images/thumbnailer.ts'
 import { registerJobKinds, type JobArgsByName } from './jobs/kinds/index.ts'
 import { sweepInterruptedDownloads } from './domain/downloads/sweep.ts'
+import { createDownloadRuntime } from './domain/downloads/runtime.ts'
 import { createApp } from './app.ts'
 import { createWireCache, dropWireOnWrites } from './http/wire-cache.ts'
 import { serverBodyCeiling } from './http/body-limit.ts'
@@ -137,6 +138,7 @@ export async function startServer(
       sessionKeys: { signingKey: loadSigningKey(settings) },
       contentSync: createContentSync({ config, jobs, search }),
       comparisons: createComparisonCache(),
+      downloads: createDownloadRuntime(),
       startedAt: Date.now(),
     }
     registerJobKinds(deps)

@@ -18,6 +18,7 @@ import type { SessionKeys } from './domain/auth/sessions.ts'
 import type { ContentSync } from './domain/archives/content-sync.ts'
 import type { WireCache } from './http/wire-cache.ts'
 import type { OutboundFetch } from './net/fetch.ts'
+import type { DownloadRuntime } from './domain/downloads/runtime.ts'
 import type { SandboxHost } from './plugins/host.ts'
 import type { PluginRunTag } from './plugins/manifest.ts'
 import type { PluginRegistry } from './plugins/registry.ts'
@@ -55,6 +56,8 @@ export type Deps = {
   contentSync: ContentSync
   /** Page comparisons of download queue items, kept while both files are unchanged. */
   comparisons: ComparisonCache
+  /** The download queue's in-memory side: stop tokens, running jobs, metadata previews. */
+  downloads: DownloadRuntime
   /** Server start, for /api/info and cache bookkeeping. */
   startedAt: number
 }

@@ -42,7 +42,7 @@ export function matchingMetadataPlugin(deps: Pick<Deps, 'db'>, url: string): str
   return infos.find(({ info }) => (info.hosts ?? []).some((p) => hostMatches(p, host)))?.namespace
 }
 
-function freshPreview(deps: Pick<Deps, 'db'>, itemId: string): MetadataPreview | undefined {
+function freshPreview(deps: Pick<Deps, 'downloads'>, itemId: string): MetadataPreview | undefined {
   const previews = downloadRuntime(deps).previews
   const kept = previews.get(itemId)
   if (kept && Date.now() - kept.fetchedAt < METADATA_PREVIEW_TTL_MS) return kept

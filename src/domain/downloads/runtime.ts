@@ -1,7 +1,7 @@
 // What one server holds in memory about its download queue: the cancellation token of each
 // download in flight (stop aborts it), which job carries which item (the stream's progress deltas),
-// the metadata previews kept for ten minutes, and how a download job is queued. Kept per server
-// (keyed by its database handle), as login sessions are, so test servers in one process never share.
+// the metadata previews kept for ten minutes, and how a download job is queued. One per server,
+// built by boot and carried in Deps, so test servers in one process never share.
 import type { Deps } from '../../deps.ts'
 
 /** A queue download's job is named after its plugin's namespace (`download/direct`, ...). */
@@ -44,22 +44,20 @@ export type DownloadRuntime = {
 /** The spec's "Metadata preview cache lifetime". */
 export const METADATA_PREVIEW_TTL_MS = 10 * 60 * 1000
 
-const runtimes = new WeakMap<object, DownloadRuntime>()
-
-export function downloadRuntime(deps: Pick<Deps, 'db'>): DownloadRuntime {
-  let runtime = runtimes.get(deps.db)
-  if (!runtime) {
-    runtime = {
-      running: new Map(),
-      jobItems: new Map(),
-      previews: new Map(),
-      registerKind: () => {
-        throw new Error('download job kinds are not registered')
-      },
-    }
-    runtimes.set(deps.db, runtime)
+/** Built once per server by boot (Deps.downloads). */
+export function createDownloadRuntime(): DownloadRuntime {
+  return {
+    running: new Map(),
+    jobItems: new Map(),
+    previews: new Map(),
+    registerKind: () => {
+      throw new Error('download job kinds are not registered')
+    },
   }
-  return runtime
+}
+
+export function downloadRuntime(deps: Pick<Deps, 'downloads'>): DownloadRuntime {
+  return deps.downloads
 }
 
 /** A download plugin's namespace as a job name (every download plugin's namespace has the form). */
@@ -77,6 +75,6 @@ export function enqueueDownload(deps: Deps, namespace: string, item: string): nu
 }
 
 /** The queue item a running job carries, if it is a queue download of this server. */
-export function itemOfJob(deps: Pick<Deps, 'db'>, jobId: number): string | undefined {
+export function itemOfJob(deps: Pick<Deps, 'downloads'>, jobId: number): string | undefined {
   return downloadRuntime(deps).jobItems.get(jobId)
 }
