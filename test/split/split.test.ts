@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { buildZip, makeCbz, makePages } from '../helpers/fixtures.ts'
+import { buildZip, makeCbz, makePages, makeTar } from '../helpers/fixtures.ts'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 
 let app: TestServer
@@ -43,6 +43,11 @@ beforeAll(async () => {
           { name: 'ComicInfo.xml', data: new TextEncoder().encode('<ComicInfo/>') },
           { name: '__MACOSX/A/._001.jpg', data: new Uint8Array([0]) },
         ],
+      })
+      await makeCbz(join(dir, 'Live.cbz'), { names: ['A/001.jpg', 'A/002.jpg', 'B/001.jpg'] })
+      await makeTar(join(dir, 'Tarred.tar'), {
+        names: ['B/001.jpg', 'A/001.jpg', 'A/002.jpg'],
+        entries: [{ name: 'ComicInfo.xml', data: new TextEncoder().encode('<ComicInfo/>') }],
       })
       const hostile = buildZip(await makePages('hostile', { names: ['../escape.jpg'] }))
       await Bun.write(join(dir, 'Evil.cbz'), buildZip([{ name: 'Inner.cbz', data: hostile }]))
@@ -115,6 +120,16 @@ describe('GET /api/archives/:id/split-tree', () => {
     const temp = join(app.root, 'data', 'temp')
     const left = existsSync(temp) ? readdirSync(temp).filter((n) => n.startsWith('split-')) : []
     expect(left).toEqual([])
+  })
+
+  it('reads a TAR by its file list too, naming the files a split does not copy', async () => {
+    const res = await app.json(`/api/archives/${ids.Tarred}/split-tree`, { cookie })
+    expect(res.status).toBe(200)
+    expect(res.body.tree.children.map((c: Wire) => [c.name, c.pages])).toEqual([
+      ['A', 2],
+      ['B', 1],
+    ])
+    expect(res.body.other_files).toEqual(['ComicInfo.xml'])
   })
 
   it('refuses a nested archive holding a traversal entry name with 422 Env', async () => {
@@ -372,6 +387,46 @@ describe('POST /api/archives/:id/split/execute', () => {
 })
 
 describe('GET /api/archives/:id/split/stream', () => {
+  it('streams progress live while the split runs, then done and end', async () => {
+    const id = ids.Live!
+    // Holding the placement queue stops the job before it catalogues its first output.
+    let release!: () => void
+    const held = app.deps.placement.alone(() => new Promise<void>((r) => (release = r)))
+    const res = await app.json(`/api/archives/${id}/split/execute`, { method: 'POST', cookie })
+    expect(res.status).toBe(200)
+    const stream = await app.req(`/api/archives/${id}/split/stream`, { cookie })
+    const reader = stream.body!.getReader()
+    const events: { event: string; data: Wire }[] = []
+    let buffer = ''
+    const readUntil = async (name: string) => {
+      while (!events.some((e) => e.event === name)) {
+        const { value, done } = await reader.read()
+        if (done) throw new Error(`stream ended before ${name}`)
+        buffer += new TextDecoder().decode(value)
+        const blocks = buffer.split('\n\n')
+        buffer = blocks.pop()!
+        for (const block of blocks) {
+          if (!block.startsWith('event: ')) continue
+          const [head, data] = block.split('\n')
+          events.push({ event: head!.slice(7), data: JSON.parse(data!.slice(6)) })
+        }
+      }
+    }
+    await readUntil('progress')
+    expect(app.deps.jobs.get(res.body.job)!.state).toBe('active')
+    expect(events.some((e) => e.event === 'done')).toBe(false)
+    release()
+    await held
+    await readUntil('end')
+    const names = events.map((e) => e.event)
+    expect(names.slice(-2)).toEqual(['done', 'end'])
+    expect(names.slice(0, -2).every((n) => n === 'progress')).toBe(true)
+    const pagesDone = events.filter((e) => e.event === 'progress').map((e) => e.data.pages_done)
+    expect(pagesDone).toEqual([...pagesDone].sort((a, b) => a - b))
+    expect(pagesDone.at(-1)).toBe(3)
+    expect(events.at(-2)!.data.archives).toHaveLength(2)
+  })
+
   it('answers 404 Env for an archive never split', async () => {
     const res = await app.json(`/api/archives/${ids.Nested}/split/stream`, { cookie })
     expect(res.status).toBe(404)
