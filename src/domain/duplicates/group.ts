@@ -1,15 +1,15 @@
 // Grouping 64-bit perceptual hashes without comparing all pairs: multi-index hashing over the
-// covers (four 16-bit blocks; two hashes within distance 11 have a block within distance 2, by
-// pigeonhole), each candidate checked on the full 64 bits, then on the sampled pages, and the pairs
+// covers (four 16-bit blocks; two hashes within distance 8 have a block within distance 2, and
+// the other three within 1 bit are enough to probe, by pigeonhole), each candidate checked on the full 64 bits, then on the sampled pages, and the pairs
 // that hold joined into groups by union-find. Pure functions: the scan job and bench/duplicates.ts
 // call the same code.
 
 /**
- * Covers within this many differing bits of 64 are candidates (at most 11: the index's reach).
- * Thumbnails of a page and of its resized, re-encoded copy differ by 0-7 bits in the tests' pages;
- * pages of different books by 17 or more.
+ * Covers within this many differing bits of 64 are candidates (at most 11: the index's reach;
+ * each bit more costs time, bench/duplicates.ts). Thumbnails of a page and of its resized,
+ * re-encoded copy differ by 0-7 bits in the tests' pages; pages of different books by 17 or more.
  */
-export const COVER_MAX_DISTANCE = 10
+export const COVER_MAX_DISTANCE = 8
 /** A sampled page pair agrees within this many bits (checked pair by pair, no index needed). */
 export const PAGE_MAX_DISTANCE = 10
 /**
@@ -60,6 +60,7 @@ export type CoverIndex = {
 
 /** The block values within `radius` bits of a block's own, as masks to XOR it with. */
 function probeMasks(radius: number): number[] {
+  if (radius < 0) return []
   const masks = [0]
   for (let a = 0; a < BLOCK_BITS && radius >= 1; a++) {
     masks.push(1 << a)
@@ -70,8 +71,8 @@ function probeMasks(radius: number): number[] {
 
 /**
  * One table per 16-bit block, laid out as counting-sort buckets (offsets + items), so 100,000
- * hashes take ~2 MB and no per-bucket arrays. A query probes, in each of the four tables, its own
- * block value and those within floor(distance / 4) bits of it (1 + 16 + 120 values at distance 10).
+ * hashes take ~2 MB and no per-bucket arrays. A query probes, in each table, its own block value
+ * and those a few bits from it: at distance 8, 137 values in the first table and 17 in the others.
  */
 export function buildCoverIndex(
   hashes: PackedHashes,
@@ -79,36 +80,46 @@ export function buildCoverIndex(
 ): CoverIndex {
   const radius = Math.floor(maxDistance / BLOCKS)
   if (radius > 2) throw new RangeError(`the cover index reaches distance 11, not ${maxDistance}`)
-  const probes = probeMasks(radius)
+  // Pigeonhole, tightened: if the first `wide` blocks each differ by more than `radius` bits and
+  // the others by `radius` or more, the hashes differ by more than maxDistance. So the first
+  // `wide` blocks are probed within `radius` bits, the others within `radius - 1`.
+  const wide = maxDistance - BLOCKS * radius + 1
+  const probesOf = [Int32Array.from(probeMasks(radius)), Int32Array.from(probeMasks(radius - 1))]
   const count = hashes.hi.length
-  const offsets: Int32Array[] = []
-  const items: Int32Array[] = []
+  // Signed copies: a Uint32Array element above 2^31 reads as a double, slowing the inner loop.
+  const hi = Int32Array.from(hashes.hi)
+  const lo = Int32Array.from(hashes.lo)
+  const keys = new Int32Array(count * BLOCKS)
+  for (let i = 0; i < count; i++)
+    for (let block = 0; block < BLOCKS; block++)
+      keys[i * BLOCKS + block] = blockOf(hashes, i, block)
+  // All four tables in one pair of arrays: table b's offsets at b * (BUCKETS + 1), items at b * count.
+  const starts = new Int32Array(BLOCKS * (BUCKETS + 1))
+  const lists = new Int32Array(BLOCKS * count)
   for (let block = 0; block < BLOCKS; block++) {
-    const start = new Int32Array(BUCKETS + 1)
-    for (let i = 0; i < count; i++) start[blockOf(hashes, i, block) + 1]!++
-    for (let b = 0; b < BUCKETS; b++) start[b + 1]! += start[b]!
-    const fill = start.slice(0, BUCKETS)
-    const list = new Int32Array(count)
-    for (let i = 0; i < count; i++) list[fill[blockOf(hashes, i, block)]!++] = i
-    offsets.push(start)
-    items.push(list)
+    const base = block * (BUCKETS + 1)
+    for (let i = 0; i < count; i++) starts[base + keys[i * BLOCKS + block]! + 1]!++
+    for (let b = 0; b < BUCKETS; b++) starts[base + b + 1]! += starts[base + b]!
+    const fill = starts.slice(base, base + BUCKETS)
+    for (let i = 0; i < count; i++) lists[block * count + fill[keys[i * BLOCKS + block]!]!++] = i
   }
   // The last query that saw each item: an item shared by several probed buckets is checked once.
   const seen = new Int32Array(count).fill(-1)
-  const { hi, lo } = hashes
   return {
     candidatesOf(i) {
       const found: number[] = []
       const qHi = hi[i]!
       const qLo = lo[i]!
       for (let block = 0; block < BLOCKS; block++) {
-        const key = blockOf(hashes, i, block)
-        const start = offsets[block]!
-        const list = items[block]!
-        for (const mask of probes) {
-          const probe = key ^ mask
-          for (let at = start[probe]!, end = start[probe + 1]!; at < end; at++) {
-            const j = list[at]!
+        const key = keys[i * BLOCKS + block]!
+        const base = block * (BUCKETS + 1)
+        const listBase = block * count
+        const probes = probesOf[block < wide ? 0 : 1]!
+        for (let p = 0; p < probes.length; p++) {
+          const bucket = base + (key ^ probes[p]!)
+          const end = listBase + starts[bucket + 1]!
+          for (let at = listBase + starts[bucket]!; at < end; at++) {
+            const j = lists[at]!
             if (j <= i || seen[j] === i) continue
             seen[j] = i
             if (popcount32(qHi ^ hi[j]!) + popcount32(qLo ^ lo[j]!) <= maxDistance) found.push(j)
