@@ -125,7 +125,11 @@ export function createArchiveReader(options: ArchiveReaderOptions): ArchiveReade
   return {
     listPages: (absPath) => withSource(absPath, async (source) => [...source.pages]),
     listFiles: (absPath) =>
-      withSource(absPath, async (source) => [...(source.files ?? source.pages)]),
+      withSource(absPath, async (source) =>
+        source.files
+          ? { files: [...source.files], complete: true }
+          : { files: [...source.pages], complete: false },
+      ),
     readPage: (absPath, entryName) =>
       withSource(absPath, async (source) => {
         assertPageOf(source.pageSet, entryName)

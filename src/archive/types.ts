@@ -10,9 +10,10 @@ export type ArchiveReader = {
   listPages(absPath: string): Promise<string[]>
   /**
    * Every regular file entry in natural order (pages, nested archives, ComicInfo.xml), for the
-   * split tree. RAR / 7z / compressed tar keep only their pages once extracted: they list those.
+   * split tree. Archives read by extraction (RAR, 7z, compressed tar, a zip with codecs yauzl
+   * lacks) keep only their pages: they list those, with `complete` false.
    */
-  listFiles(absPath: string): Promise<string[]>
+  listFiles(absPath: string): Promise<{ files: string[]; complete: boolean }>
   /**
    * Bytes of one page (an own ArrayBuffer, so it can go straight into a Response body);
    * AppError 'bad_request' when entryName is not a page of the archive.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { buildZip, makeCbz, makePages, makeTar } from '../helpers/fixtures.ts'
+import { buildZip, makeCbz, makePages, makeRar4, makeTar } from '../helpers/fixtures.ts'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 
 let app: TestServer
@@ -49,6 +49,7 @@ beforeAll(async () => {
         names: ['B/001.jpg', 'A/001.jpg', 'A/002.jpg'],
         entries: [{ name: 'ComicInfo.xml', data: new TextEncoder().encode('<ComicInfo/>') }],
       })
+      await makeRar4(join(dir, 'Packed.cbr'), { names: ['A/001.jpg', 'B/001.jpg'] })
       const hostile = buildZip(await makePages('hostile', { names: ['../escape.jpg'] }))
       await Bun.write(join(dir, 'Evil.cbz'), buildZip([{ name: 'Inner.cbz', data: hostile }]))
     },
@@ -355,6 +356,19 @@ describe('POST /api/archives/:id/split/execute', () => {
     expect(res.status).toBe(400)
     expect(res.body.error).toContain('ComicInfo.xml')
     expect(existsSync(join(app.contentDir, 'Info - A.cbz'))).toBe(false)
+  })
+
+  it('refuses delete_original for a RAR, whose files other than pages cannot be listed', async () => {
+    const tree = await app.json(`/api/archives/${ids.Packed}/split-tree`, { cookie })
+    expect(tree.status).toBe(200)
+    expect(tree.body.tree.children.map((c: Wire) => c.name)).toEqual(['A', 'B'])
+    const res = await app.json(`/api/archives/${ids.Packed}/split/execute`, {
+      method: 'POST',
+      cookie,
+      json: { delete_original: true },
+    })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toContain('lists pages only')
   })
 
   it('answers 400 Env for pages the archive lacks, a page twice, or a bad body', async () => {

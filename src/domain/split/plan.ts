@@ -54,7 +54,7 @@ export function assertOriginalCarried(source: SplitSource, outputs: readonly Spl
     fail.bad_request(`The original cannot be deleted: ${reason}. Split it without delete_original.`)
   if (source.archive.hasPatch) throw refuse('its patch pages are not carried by a split')
   if (!source.listsEveryFile)
-    throw refuse('its format lists pages only, so files other than pages could not be checked')
+    throw refuse('it is read by extraction, which lists pages only, so other files are unknown')
   const first = source.otherFiles[0]
   if (first !== undefined)
     throw refuse(`it holds files that are not pages (${JSON.stringify(first)})`)

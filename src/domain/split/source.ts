@@ -5,8 +5,6 @@ import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
-import { detectFormat } from '../../archive/format.ts'
-import type { ArchiveFormat } from '../../archive/types.ts'
 import { isPageName } from '../../archive/entries.ts'
 import { MAX_ENTRY_BYTES } from '../../archive/limits.ts'
 import { AppError, fail } from '../../errors.ts'
@@ -47,8 +45,8 @@ export type SplitSource = {
    */
   otherFiles: string[]
   /**
-   * False when the archive or a nested one is RAR / 7z / compressed tar: the reader lists their
-   * pages only, so files other than pages cannot be known.
+   * False when the archive or a nested one is read by extraction (RAR, 7z, compressed tar): the
+   * reader lists their pages only, so files other than pages cannot be known.
    */
   listsEveryFile: boolean
   readPage(page: SourcePage): Promise<Uint8Array<ArrayBuffer>>
@@ -67,9 +65,6 @@ function isJunkName(name: string): boolean {
   )
 }
 
-/** The reader lists every file of ZIP and TAR; of the others (extracted) only the pages. */
-const listsEveryFile = (format: ArchiveFormat): boolean => format === 'zip' || format === 'tar'
-
 export function isNestedArchiveName(name: string): boolean {
   const dot = name.lastIndexOf('.')
   return dot > 0 && NESTED_ARCHIVE_EXTENSIONS.includes(name.slice(dot + 1).toLowerCase())
@@ -82,12 +77,7 @@ export function isNestedArchiveName(name: string): boolean {
  */
 export async function readSplitSource(deps: Deps, archive: ArchiveRow): Promise<SplitSource> {
   const absPath = toAbsolutePath(deps.config.contentDir, archive.path)
-  const format = await detectFormat(absPath).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      throw fail.not_found('The archive file is missing.')
-    throw error
-  })
-  const files = await deps.reader.listFiles(absPath)
+  const listing = await deps.reader.listFiles(absPath)
   const tempDir = join(deps.config.tempDir, `${SPLIT_TEMP_PREFIX}${crypto.randomUUID()}`)
   const copies = new Map<string, string>()
   const dispose = async () => {
@@ -100,8 +90,8 @@ export async function readSplitSource(deps: Deps, archive: ArchiveRow): Promise<
     const pages: SourcePage[] = []
     const nested = new Map<string, number>()
     const otherFiles: string[] = []
-    let innerListsPagesOnly = false
-    for (const name of files) {
+    let complete = listing.complete
+    for (const name of listing.files) {
       if (isPageName(name)) {
         pages.push({ path: name, nested: null, entry: name })
         continue
@@ -120,9 +110,10 @@ export async function readSplitSource(deps: Deps, archive: ArchiveRow): Promise<
       for (const entry of inner) pages.push({ path: `${name}/${entry}`, nested: name, entry })
       // Archives nested deeper are not expanded: they count, like any other file, as not carried.
       const innerPages = new Set(inner)
-      for (const file of await deps.reader.listFiles(copy))
+      const innerListing = await deps.reader.listFiles(copy)
+      for (const file of innerListing.files)
         if (!innerPages.has(file) && !isJunkName(file)) otherFiles.push(`${name}/${file}`)
-      if (!listsEveryFile(await detectFormat(copy))) innerListsPagesOnly = true
+      complete &&= innerListing.complete
     }
     pages.sort((a, b) => naturalCompare(a.path, b.path))
     const byPath = new Map<string, SourcePage>()
@@ -138,7 +129,7 @@ export async function readSplitSource(deps: Deps, archive: ArchiveRow): Promise<
       byPath,
       nested,
       otherFiles,
-      listsEveryFile: listsEveryFile(format) && !innerListsPagesOnly,
+      listsEveryFile: complete,
       readPage: (page) =>
         page.nested === null
           ? deps.reader.readPage(absPath, page.entry)
