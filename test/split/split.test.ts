@@ -65,9 +65,12 @@ afterAll(() => app[Symbol.asyncDispose]())
 const titlesOf = (answer: Wire) => (answer.outputs as Wire[]).map((o) => o.name)
 
 async function search(filter: string): Promise<Wire[]> {
-  const res = await app.json(`/api/search?filter=${encodeURIComponent(filter)}&start=-1`, {
-    cookie,
-  })
+  const res = await app.json(
+    `/api/search?filter=${encodeURIComponent(filter)}&start=-1&groupby_tanks=false`,
+    {
+      cookie,
+    },
+  )
   expect(res.status).toBe(200)
   return res.body.data as Wire[]
 }
@@ -248,6 +251,16 @@ describe('POST /api/archives/:id/split/execute', () => {
 
   it('with delete_original, catalogues every volume of nested archives and then deletes it', async () => {
     const id = ids.Gone!
+    const tank = await app.json('/api/tankoubons', {
+      method: 'PUT',
+      cookie,
+      body: new URLSearchParams({ name: 'Reading order' }),
+    })
+    const tankId = tank.body.tankoubon_id as string
+    for (const member of [ids.Series!, id])
+      expect(
+        (await app.req(`/api/tankoubons/${tankId}/${member}`, { method: 'PUT', cookie })).status,
+      ).toBe(200)
     const res = await app.json(`/api/archives/${id}/split/execute`, {
       method: 'POST',
       cookie,
@@ -266,6 +279,9 @@ describe('POST /api/archives/:id/split/execute', () => {
     expect(found.every((a) => a.pagecount === 3)).toBe(true)
     expect(existsSync(join(app.contentDir, 'Gone.cbz'))).toBe(false)
     expect((await app.json(`/api/archives/${id}/metadata`, { cookie })).status).toBe(400)
+    // The volumes take the original's place in its Tankoubon.
+    const after = await app.json(`/api/tankoubons/${tankId}`, { cookie })
+    expect(after.body.archives).toEqual([ids.Series, ...archives])
     const page = await app.req(`/api/archives/${archives[0]}/page?path=001.jpg`, { cookie })
     expect(page.status).toBe(200)
   })

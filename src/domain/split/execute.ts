@@ -12,6 +12,7 @@ import {
   listArchiveBookmarks,
 } from '../../db/repos/bookmarks.repo.ts'
 import { categoriesHolding } from '../../db/repos/categories.repo.ts'
+import { listTankMembers, tankoubonsHolding } from '../../db/repos/tankoubons.repo.ts'
 import { deleteSplitSuggestion } from '../../db/repos/splits.repo.ts'
 import { tx } from '../../db/client.ts'
 import { fail } from '../../errors.ts'
@@ -19,6 +20,7 @@ import { createLogger } from '../../log.ts'
 import { normalizeTags } from '../../model/tags.ts'
 import { commit } from '../commit.ts'
 import { addMember } from '../collections/category-save.ts'
+import { patchTankoubon } from '../collections/tank-save.ts'
 import { insertCatalogRow } from '../archives/catalog-row.ts'
 import { computeArchiveId, TEMP_MARKER, toAbsolutePath } from '../archives/files.ts'
 import { isPathTaken } from '../archives/placement.ts'
@@ -107,13 +109,38 @@ export async function executeSplit(
   return written.map((w) => w.id)
 }
 
-/** Deletion goes through the one delete path; if it is refused, the outputs go, not the original. */
+/**
+ * Deletion goes through the one delete path, which drops the archive from its Tankoubons: the
+ * outputs take its place there first, in order. If the delete is refused, the Tankoubons get
+ * their member lists back and the outputs go, not the original.
+ */
 async function deleteOriginal(deps: Deps, archive: ArchiveRow, written: Written[]): Promise<void> {
+  const outputIds = written.map((w) => w.id)
+  const tanks = tankoubonsHolding(deps.db, archive.id).map((id) => ({
+    id,
+    members: listTankMembers(deps.db, id),
+  }))
+  const replace = (lists: { id: string; members: string[] }[]) =>
+    commit(deps, (w) => {
+      // A new member list moves every global page: the cover goes back to the first member's.
+      for (const { id, members } of lists) patchTankoubon(w, id, { thumbnailPage: null }, members)
+    })
+  replace(
+    tanks.map(({ id, members }) => ({
+      id,
+      members: members.flatMap((member) =>
+        member === archive.id ? outputIds.filter((o) => !members.includes(o)) : [member],
+      ),
+    })),
+  )
   try {
     await deleteArchive(deps, archive)
     tx(deps.db, () => deleteSplitSuggestion(deps.db, archive.id))
   } catch (error) {
-    if (findArchive(deps.db, archive.id)) await removeWritten(deps, written)
+    if (findArchive(deps.db, archive.id)) {
+      replace(tanks)
+      await removeWritten(deps, written)
+    }
     throw error
   }
 }
