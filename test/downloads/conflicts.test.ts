@@ -3,7 +3,7 @@
 // rating tags over, optionally keeping old pages in a patch; rename catalogues under a new name or
 // raises a new conflict), and a newer revision already catalogued (the item asks first).
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -194,6 +194,40 @@ describe('another file under the same name', () => {
     expect((await getItem(app, cookie, item.id))!.state).toBe('waiting')
     await app.req(`/api/download_queue/${item.id}`, { method: 'DELETE', cookie })
     expect(stagedDownloads(app)).toEqual([])
+  })
+
+  it('overwrite that cannot place the download (disk full) puts the old archive back as it was', async () => {
+    const { existing, item } = await nameConflict('kept-on-failure.cbz')
+    const oldId = existing.archive_ids[0]
+    await app.req(`/api/archives/${oldId}/metadata`, {
+      method: 'PUT',
+      cookie,
+      body: new URLSearchParams({ tags: 'artist:kept' }),
+    })
+    const before = await Bun.file(join(app.contentDir, 'kept-on-failure.cbz')).bytes()
+    app.deps.uploads.placementFault = () =>
+      Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })
+    try {
+      const { status, body } = await post(`/api/download_queue/${item.id}/overwrite`)
+      expect(status).toBe(500)
+      expect(body.success).toBe(0)
+    } finally {
+      app.deps.uploads.placementFault = undefined
+    }
+    const { status, body: archive } = await app.json(`/api/archives/${oldId}`, { cookie })
+    expect(status).toBe(200)
+    expect(archive.filename).toBe('kept-on-failure')
+    expect(archive.tags).toContain('artist:kept')
+    expect(await Bun.file(join(app.contentDir, 'kept-on-failure.cbz')).bytes()).toEqual(before)
+    const page = await app.req(`/api/archives/${oldId}/thumbnail?page=1`, { cookie })
+    expect([200, 202]).toContain(page.status)
+    const found = await app.json(`/api/search?filter=${encodeURIComponent('artist:kept')}`, {
+      cookie,
+    })
+    expect(found.body.data.map((a: Wire) => a.arcid)).toEqual([oldId])
+    expect(readdirSync(app.contentDir).filter((name) => name.includes('.tankobun-tmp-'))).toEqual(
+      [],
+    )
   })
 
   it('can be compared page by page and answered with keep-b (compare routes of download-compare.ts)', async () => {

@@ -70,6 +70,8 @@ async function copyIntoPlace(
   const tempPath = join(deps.config.contentDir, `${TEMP_MARKER}${crypto.randomUUID()}`)
   try {
     try {
+      const fault = deps.uploads.placementFault?.()
+      if (fault) throw fault
       await copyFile(staged.path, tempPath)
       await fsyncFile(tempPath)
     } catch (error) {

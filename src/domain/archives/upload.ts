@@ -24,6 +24,8 @@ export type UploadsInFlight = {
    * (ENOSPC) or a failing one (EIO) cannot be produced unprivileged in a test.
    */
   stagingWriteFault?: () => Error | undefined
+  /** Test seam: the same, for the copy of a checked file into the content folder. */
+  placementFault?: () => Error | undefined
 }
 
 export function createUploadsInFlight(): UploadsInFlight {

@@ -11,8 +11,8 @@ import { fail } from '../../errors.ts'
 import { joinTags, splitTags } from '../../model/tags.ts'
 import { checkStaged } from '../archives/check-staged.ts'
 import { archiveExtension } from '../archives/files.ts'
-import { deleteArchive } from '../archives/remove.ts'
 import { validateFileName } from '../archives/rename.ts'
+import { setArchiveAside } from '../archives/set-aside.ts'
 import { patchArchive } from '../archives/save.ts'
 import { addToCategory } from '../collections/categories.ts'
 import { commit } from '../commit.ts'
@@ -81,9 +81,9 @@ function carryOver(deps: Deps, archiveId: string, carried: CarriedOver): void {
 }
 
 /**
- * POST /{id}/overwrite: the archive holding the name is deleted (file and row) and the staged
- * download catalogued under that name, with the old one's progress, static categories and rating
- * tags. `insertions` picks pages of the old archive, read before it goes, into a sidecar patch of
+ * POST /{id}/overwrite: the staged download is catalogued under the name of the archive holding
+ * it, which is then deleted (file and row; put back instead when placing fails), with the old
+ * one's progress, static categories and rating tags carried over. `insertions` picks pages of the old archive, read before it goes, into a sidecar patch of
  * the new one (compare-patch.ts).
  */
 export async function overwriteConflict(
@@ -106,9 +106,21 @@ export async function overwriteConflict(
     // library already holds under another name keeps the old archive.
     const checked = await checkStaged(deps, staged)
     if (checked.kind === 'duplicate') return ingestForItem(deps, item, staged, stillWaiting)
-    await deleteArchive(deps, old)
-    const outcome = await ingestForItem(deps, item, staged, stillWaiting)
-    if (outcome.kind !== 'done') return outcome
+    // The old archive steps aside rather than going first: if the download cannot be placed
+    // (a full disk), it is put back as it was.
+    const aside = await setArchiveAside(deps, old)
+    let outcome: IngestOutcome
+    try {
+      outcome = await ingestForItem(deps, item, staged, stillWaiting)
+    } catch (error) {
+      await aside.restore()
+      throw error
+    }
+    if (outcome.kind !== 'done') {
+      await aside.restore()
+      return outcome
+    }
+    await aside.discard()
     carryOver(deps, outcome.archiveId, carried)
     const placed = findArchive(deps.db, outcome.archiveId)
     if (placed) await writeOverwriteInsertions(deps, placed, pages)
