@@ -208,6 +208,10 @@ describe('POST /api/archives/:id/split/execute', () => {
     expect(
       (await app.req(`/api/categories/${categoryId}/${id}`, { method: 'PUT', cookie })).status,
     ).toBe(200)
+    // Read up to page 3 (B/001.jpg): the first page of the second output.
+    expect(
+      (await app.req(`/api/archives/${id}/progress/3`, { method: 'PUT', cookie })).status,
+    ).toBe(200)
     // Page 4 of the original is B/002.jpg: the second page of the second output.
     expect(
       (await app.req(`/api/archives/${id}/bookmarks/4`, { method: 'POST', cookie })).status,
@@ -237,6 +241,8 @@ describe('POST /api/archives/:id/split/execute', () => {
     expect(second.tags).toContain('artist:someone')
     expect(second.tags).toMatch(/date_added:\d+/)
     expect(second.pagecount).toBe(2)
+    expect(second.progress).toBe(1)
+    expect(found.find((a) => a.title === 'Keep - A')!.progress).toBe(0)
     expect(existsSync(join(app.contentDir, 'shelf', 'Keep - B.cbz'))).toBe(true)
 
     const shelf = await app.json(`/api/categories/${categoryId}`, { cookie })

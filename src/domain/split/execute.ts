@@ -1,7 +1,8 @@
 // Executing a split: each output is written as a CBZ beside the original (temp name, then renamed
-// to a free name), catalogued with the original's tags, summary, static categories and the
-// bookmarks of its pages. The original is deleted, when asked, only once every output is
-// catalogued; a failure before that removes the outputs written so far and leaves it untouched.
+// to a free name), catalogued with the original's tags, summary, static categories, the
+// bookmarks of its pages and the reading progress when its page is among them. The original is
+// deleted, when asked, only once every output is catalogued; a failure before that removes the
+// outputs written so far and leaves it untouched.
 import { rename, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Deps } from '../../deps.ts'
@@ -25,7 +26,7 @@ import { insertCatalogRow } from '../archives/catalog-row.ts'
 import { computeArchiveId, TEMP_MARKER, toAbsolutePath } from '../archives/files.ts'
 import { isPathTaken } from '../archives/placement.ts'
 import { deleteArchive } from '../archives/remove.ts'
-import { deleteArchiveRows } from '../archives/save.ts'
+import { deleteArchiveRows, patchArchive } from '../archives/save.ts'
 import { deleteThumbnails } from '../archives/thumbnails.ts'
 import { createCbzFile } from './cbz-file.ts'
 import { assertOriginalCarried, checkOutputs, fileNameOf, type SplitOutput } from './plan.ts'
@@ -50,6 +51,8 @@ type Inherited = {
   categoryIds: string[]
   /** Bookmarks by the page path they mark. */
   bookmarks: Map<string, { name: string | null; bookmarkedAt: number }>
+  /** The page the reader was on (its path), carried to the output holding it. */
+  progress: { path: string; lastreadtime: number } | null
 }
 
 /** A catalogued output, with the pages its mapped bookmarks are on. */
@@ -69,7 +72,9 @@ function inheritedOf(deps: Deps, archive: ArchiveRow): Inherited {
   const categoryIds = categoriesHolding(deps.db, archive.id)
     .filter((category) => category.search === '')
     .map((category) => category.id)
-  return { tags, summary: archive.summary, categoryIds, bookmarks }
+  const read = pages[archive.progress - 1]
+  const progress = read === undefined ? null : { path: read, lastreadtime: archive.lastreadtime }
+  return { tags, summary: archive.summary, categoryIds, bookmarks, progress }
 }
 
 /** Runs a split; answers the new archives' ids in output order. */
@@ -193,6 +198,12 @@ async function writeOutput(
             },
           )
           for (const categoryId of inherited.categoryIds) addMember(w, categoryId, id)
+          const read = inherited.progress && output.pages.indexOf(inherited.progress.path)
+          if (inherited.progress && read !== null && read >= 0)
+            patchArchive(w, id, {
+              progress: read + 1,
+              lastreadtime: inherited.progress.lastreadtime,
+            })
           for (const [index, path] of output.pages.entries()) {
             const bookmark = inherited.bookmarks.get(path)
             if (!bookmark) continue
