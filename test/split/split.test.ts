@@ -450,6 +450,9 @@ describe('GET /api/archives/:id/split/stream', () => {
     }
     await readUntil('progress')
     expect(app.deps.jobs.get(res.body.job)!.state).toBe('active')
+    const twice = await app.json(`/api/archives/${id}/split/execute`, { method: 'POST', cookie })
+    expect(twice.status).toBe(409)
+    expect(twice.body).toMatchObject({ operation: 'split_execute', success: 0, job: res.body.job })
     expect(events.some((e) => e.event === 'done')).toBe(false)
     release()
     await held

@@ -36,6 +36,9 @@ const log = createLogger('split')
 
 export type SplitRequest = { id: string; outputs: SplitOutput[]; deleteOriginal: boolean }
 
+/** The archive_split job's unique key: one split of an archive at a time. */
+export const splitJobKey = (archiveId: string): string => `archive_split:${archiveId}`
+
 /** Where a split is: output `outputIndex` (0-based) of `outputs`, pages written of all pages. */
 export type SplitProgress = {
   outputIndex: number

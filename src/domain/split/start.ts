@@ -7,8 +7,20 @@ import { requireArchive } from '../archives/lookup.ts'
 import { assertOriginalCarried, checkOutputs, type SplitOutput } from './plan.ts'
 import { readSplitSource } from './source.ts'
 import { currentSplitSuggestion } from './suggest.ts'
+import { splitJobKey } from './execute.ts'
 
 export type SplitOptions = { outputs?: SplitOutput[]; deleteOriginal?: boolean }
+
+function liveSplitJob(deps: Deps, id: string): number | undefined {
+  return deps.jobs
+    .list()
+    .find(
+      (job) =>
+        job.name === 'archive_split' &&
+        (job.state === 'queued' || job.state === 'active') &&
+        job.uniqueKey === splitJobKey(id),
+    )?.id
+}
 
 /** Queues the archive_split job; answers its id. */
 export async function startSplit(
@@ -17,6 +29,10 @@ export async function startSplit(
   options: SplitOptions,
 ): Promise<number> {
   const archive = requireArchive(deps, rawId)
+  const running = liveSplitJob(deps, archive.id)
+  // Merged by the job's unique key otherwise, this request's outputs would be silently dropped.
+  if (running !== undefined)
+    throw fail.conflict('A split of this archive is already queued or running.', { job: running })
   if (deps.locks.isLocked(archive.id)) throw fail.locked('Locked: this archive is being modified.')
   const asked = options.outputs ?? (await currentSplitSuggestion(deps, archive.id)).outputs
   const deleteOriginal = options.deleteOriginal === true

@@ -4,13 +4,13 @@
 import type { Deps } from '../../deps.ts'
 import { defineJob } from '../define-job.ts'
 import { messageOf, publicReason } from '../public-reason.ts'
-import { executeSplit, type SplitRequest } from '../../domain/split/execute.ts'
+import { executeSplit, splitJobKey, type SplitRequest } from '../../domain/split/execute.ts'
 
 export const archiveSplitJob = (deps: Deps) =>
   defineJob<SplitRequest>({
     concurrency: 1,
-    // A second execute of the same archive while one is queued or running is that split.
-    uniqueKey: (args) => `archive_split:${args.id}`,
+    // One split of an archive at a time (execute answers 409 while one is queued or running).
+    uniqueKey: (args) => splitJobKey(args.id),
     async run(ctx, args) {
       let lastShare = -1
       try {
