@@ -138,40 +138,46 @@ const CALL_ENTRY = `
     })()`
 
 /** The host callbacks of one run, by the name the prelude takes them under. */
-function hostCallbacks(bridge: RunBridge): [string, ivm.Reference | ivm.Callback][] {
+function hostCallbacks(
+  bridge: RunBridge,
+  hold: <T>(answer: Promise<T>) => Promise<T> = (answer) => answer,
+): [string, ivm.Reference | ivm.Callback][] {
   return [
     [
       'fetch',
       new ivm.Reference(async (url: unknown, init: unknown) => {
         const wire = (init ?? {}) as GuestFetchInit
-        const response = await bridge.fetch(String(url), {
-          method: typeof wire.method === 'string' ? wire.method : undefined,
-          headers: Array.isArray(wire.headers) ? wire.headers : undefined,
-          body: wire.body instanceof Uint8Array ? wire.body : undefined,
-        })
+        const response = await hold(
+          bridge.fetch(String(url), {
+            method: typeof wire.method === 'string' ? wire.method : undefined,
+            headers: Array.isArray(wire.headers) ? wire.headers : undefined,
+            body: wire.body instanceof Uint8Array ? wire.body : undefined,
+          }),
+        )
         return { ...response, body: plainBytes(response.body) }
       }),
     ],
     [
       'entry',
       new ivm.Reference(async (name: unknown) => {
-        const bytes = await bridge.entry(String(name))
+        const bytes = await hold(bridge.entry(String(name)))
         return bytes ? plainBytes(bytes) : null
       }),
     ],
     [
       'library',
       new ivm.Reference((method: unknown, args: unknown) =>
-        bridge.library(String(method), String(args)),
+        hold(bridge.library(String(method), String(args))),
       ),
     ],
     [
       'sleep',
-      new ivm.Reference(
-        (ms: number) =>
+      new ivm.Reference((ms: number) =>
+        hold(
           new Promise<void>((resolve) =>
             setTimeout(resolve, Math.max(0, Math.min(Number(ms) || 0, MAX_SLEEP_MS))).unref(),
           ),
+        ),
       ),
     ],
     [
@@ -238,9 +244,10 @@ async function runBatchItem(
   run: Omit<PluginRun, 'source' | 'typescript'>,
   bridge: RunBridge,
   prelude: ivm.Script,
+  hold: <T>(answer: Promise<T>) => Promise<T>,
 ): Promise<unknown> {
   const timeout = run.limits.syncTimeoutMs
-  const callbacks = hostCallbacks(bridge)
+  const callbacks = hostCallbacks(bridge, hold)
   await context.evalClosure(
     `globalThis.__host = { ${callbacks.map(([name], i) => `${name}: $${i}`).join(', ')} }`,
     callbacks.map(([, callback]) => callback),
@@ -269,6 +276,29 @@ async function runBatchItem(
 }
 
 export type PluginBatch = Omit<PluginRun, 'ctx'> & { ctxs: unknown[] }
+
+/** How long the isolate's thread may take to answer a no-op before a timed-out item counts as
+ * holding it. Other items' synchronous stretches can delay the answer too; then the isolate is
+ * disposed and the items in flight run again alone, which is slower but still right. */
+const PROBE_MS = 250
+
+/** Whether the isolate's thread takes new work within PROBE_MS (it is not held by running code). */
+async function threadIsFree(isolate: ivm.Isolate): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, PROBE_MS, false)))
+  const probe = isolate.createContext().then(
+    (context) => {
+      context.release()
+      return true
+    },
+    () => false,
+  )
+  try {
+    return await Promise.race([probe, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 /** Items in flight in one batch isolate. They share its thread, so more only overlaps their waits
  * on the server (entry reads, fetches). */
@@ -336,11 +366,33 @@ export async function runBatch(
     target.inFlight++
     const { isolate } = target
     let timedOut = false
-    // Past its budget the item's code can only be ended with the isolate. When others were in
-    // flight too, any of them may be the one holding the thread: all run again, alone.
+    // Past its budget an item that only waits (a host call, a sleep, a promise that never
+    // settles) fails alone: its host answers are held back so its code never runs again, and
+    // the isolate goes on. Code holding the isolate's thread can only be ended with the isolate;
+    // when others were in flight too, any of them may be the one holding it: all run again, alone.
     let blamed = false
-    const watchdog = setTimeout(() => {
+    let abandoned = false
+    let abandon!: (err: Error) => void
+    const dropped = new Promise<never>((_, reject) => (abandon = reject))
+    dropped.catch(() => {})
+    const never = new Promise<never>(() => {})
+    const hold = <T>(answer: Promise<T>): Promise<T> =>
+      answer.then(
+        (value) => (abandoned ? never : value),
+        (err: unknown) => (abandoned ? never : Promise.reject(err)),
+      )
+    let settled = false
+    const watchdog = setTimeout(async () => {
+      if (isolate.isDisposed) return
+      const free = await threadIsFree(isolate)
+      // It may have ended while the probe waited; then there is nothing to stop.
+      if (settled || isolate.isDisposed) return
       timedOut = true
+      if (free) {
+        abandoned = true
+        abandon(new Error('timed out'))
+        return
+      }
       blamed = job.alone || target.inFlight === 1
       if (!isolate.isDisposed) isolate.dispose()
     }, limits.wallMs)
@@ -350,9 +402,9 @@ export async function runBatch(
         const prelude = await target.prelude
         context = await isolate.createContext()
         const run = { filename, entry: batch.entry, ctx: batch.ctxs[job.item], limits }
-        return runBatchItem(isolate, context, code, run, bridgeOf(job.item), prelude)
+        return runBatchItem(isolate, context, code, run, bridgeOf(job.item), prelude, hold)
       }
-      const result = await Promise.race([call(), target.watch.disposed])
+      const result = await Promise.race([call(), target.watch.disposed, dropped])
       report(job.item, { ok: true, result })
     } catch (err) {
       if (isolate.isDisposed && !blamed && !job.alone) {
@@ -366,6 +418,7 @@ export async function runBatch(
           : explain(err, { timedOut, isolate, limits, filename })
       report(job.item, { ok: false, error: failure.message })
     } finally {
+      settled = true
       clearTimeout(watchdog)
       if (!isolate.isDisposed) context?.release()
       target.inFlight--
