@@ -1,12 +1,12 @@
 // What a split reads: the archive's pages and the pages of the archives nested in it, one level
 // deep. Each nested archive is copied out to the temp folder (bounded by MAX_NESTED_ARCHIVE_BYTES)
 // so the archive reader opens it like any other file, with the same name guard and bomb limits.
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { isPageName } from '../../archive/entries.ts'
-import { MAX_ENTRY_BYTES } from '../../archive/limits.ts'
+import { MAX_ENTRY_BYTES, MAX_TOTAL_BYTES } from '../../archive/limits.ts'
 import { AppError, fail } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
 import { naturalCompare } from '../../model/natural-sort.ts'
@@ -91,6 +91,7 @@ export async function readSplitSource(deps: Deps, archive: ArchiveRow): Promise<
     const nested = new Map<string, number>()
     const otherFiles: string[] = []
     let complete = listing.complete
+    let copiedBytes = 0
     for (const name of listing.files) {
       if (isPageName(name)) {
         pages.push({ path: name, nested: null, entry: name })
@@ -101,6 +102,11 @@ export async function readSplitSource(deps: Deps, archive: ArchiveRow): Promise<
         continue
       }
       const copy = await copyOutNested(deps, absPath, name, tempDir, copies.size)
+      copiedBytes += (await stat(copy)).size
+      // The archive part bounds each entry; this bounds the temp folder a hostile archive of many
+      // large nested entries could fill.
+      if (copiedBytes > MAX_TOTAL_BYTES)
+        throw fail.unprocessable(`nested archives exceed ${MAX_TOTAL_BYTES} bytes`)
       copies.set(name, copy)
       const inner = await deps.reader.listPages(copy).catch((error: unknown) => {
         const reason = error instanceof AppError ? error.message : 'unreadable'
