@@ -147,7 +147,12 @@ async function pageSignature(
 ): Promise<PageSignature> {
   try {
     const hash = request.hash ? await differenceHash(request.input) : null
-    return { hash, sharpness: await laplacianVariance(request.input, request.sharpnessHeight) }
+    // Height 0: the hash alone (the duplicate scan), without a second decode for the sharpness.
+    const sharpness =
+      request.sharpnessHeight > 0
+        ? await laplacianVariance(request.input, request.sharpnessHeight)
+        : 0
+    return { hash, sharpness }
   } catch (err) {
     if (err instanceof AppError) throw err
     throw undecodable(err)

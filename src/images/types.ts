@@ -10,7 +10,8 @@ export type Thumbnailer = {
   dimensions(input: Uint8Array): Promise<{ width: number; height: number }>
   /**
    * A page's perceptual hash (dHash, 64 bits as 16 hex; null unless `hash`) and its sharpness
-   * (variance of the Laplacian at `sharpnessHeight` px tall).
+   * (variance of the Laplacian at `sharpnessHeight` px tall; 0 when `sharpnessHeight` is 0, which
+   * skips that decode).
    */
   signature(
     input: Uint8Array,

@@ -11,8 +11,8 @@ import { createLogger } from '../../log.ts'
 
 const log = createLogger('duplicates.hashes')
 
-/** The signature also measures sharpness, which is not used here: 8 px tall keeps it cheap. */
-export const SIGNATURE = { hash: true, sharpnessHeight: 8 }
+/** The hash alone: sharpness height 0 spares the worker a second decode. */
+export const SIGNATURE = { hash: true, sharpnessHeight: 0 }
 
 /**
  * Hashes a cover from its thumbnail (small: a cheap decode) and stores it with the thumbnail's
