@@ -42,6 +42,7 @@ beforeAll(async () => {
         entries: [
           { name: 'ComicInfo.xml', data: new TextEncoder().encode('<ComicInfo/>') },
           { name: '__MACOSX/A/._001.jpg', data: new Uint8Array([0]) },
+          { name: '__MACOSX/._Vol 1.zip', data: new Uint8Array([0]) },
         ],
       })
       await makeCbz(join(dir, 'Live.cbz'), { names: ['A/001.jpg', 'A/002.jpg', 'B/001.jpg'] })

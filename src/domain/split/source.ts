@@ -97,8 +97,10 @@ export async function readSplitSource(deps: Deps, archive: ArchiveRow): Promise<
         pages.push({ path: name, nested: null, entry: name })
         continue
       }
+      // Checked first: a resource fork `__MACOSX/._Vol 1.zip` looks like a nested archive.
+      if (isJunkName(name)) continue
       if (!isNestedArchiveName(name)) {
-        if (!isJunkName(name)) otherFiles.push(name)
+        otherFiles.push(name)
         continue
       }
       const copy = await copyOutNested(deps, absPath, name, tempDir, copies.size)
