@@ -3,7 +3,7 @@
 // bookmarks of its pages and the reading progress when its page is among them. The original is
 // deleted, when asked, only once every output is catalogued; a failure before that removes the
 // outputs written so far and leaves it untouched.
-import { rename, rm, stat } from 'node:fs/promises'
+import { link, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import { findArchive, readArchivePages, type ArchiveRow } from '../../db/repos/archives.repo.ts'
@@ -215,7 +215,7 @@ async function writeOutput(
           }
         })
         try {
-          await rename(tempPath, finalPath)
+          await placeWithoutOverwrite(tempPath, finalPath)
         } catch (error) {
           commit(deps, (w) => {
             deleteArchiveRows(w, [id])
@@ -233,6 +233,22 @@ async function writeOutput(
   } finally {
     await cbz.abandon()
     await rm(tempPath, { force: true })
+  }
+}
+
+/**
+ * Gives the temp file its name; a file that appeared there since the name was checked (copied in
+ * by hand) is never replaced: a hard link fails on it where a rename would overwrite. File systems
+ * without hard links (FAT, some network shares) get the rename, checked just before.
+ */
+async function placeWithoutOverwrite(tempPath: string, finalPath: string): Promise<void> {
+  try {
+    await link(tempPath, finalPath)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') throw fail.conflict('A file appeared under the output name; try again.')
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error
+    await rename(tempPath, finalPath)
   }
 }
 
