@@ -25,6 +25,7 @@ import { createWireCache, dropWireOnWrites } from './http/wire-cache.ts'
 import { serverBodyCeiling } from './http/body-limit.ts'
 import { createContentSync, type ContentSync } from './domain/archives/content-sync.ts'
 import { createUploadsInFlight, removeInterruptedWrites } from './domain/archives/upload.ts'
+import { removeInterruptedSplits } from './domain/split/source.ts'
 import { createPlacement } from './domain/archives/placement.ts'
 import { createUnreadableFiles } from './domain/archives/scan.ts'
 import { createDimensionCache } from './domain/archives/pages.ts'
@@ -148,8 +149,10 @@ export async function startServer(
     const swept = await sweepInterruptedDownloads(deps)
     if (swept.stale > 0) log.warn('downloads interrupted by the last stop', { count: swept.stale })
     jobs.recover()
-    const removed = await removeInterruptedWrites(config)
-    if (removed > 0) log.warn('removed files left by interrupted uploads', { count: removed })
+    const removed =
+      (await removeInterruptedWrites(config)) + (await removeInterruptedSplits(config))
+    if (removed > 0)
+      log.warn('removed files left by interrupted uploads and splits', { count: removed })
     // Elysia turns SO_REUSEPORT on: a second server on the same port would then silently share
     // its requests. Off, so it fails to start instead. Not development: no Bun error pages.
     // Bun's body cap (128 MB by default) follows the upload limit (http/body-limit.ts).

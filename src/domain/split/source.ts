@@ -1,7 +1,7 @@
 // What a split reads: the archive's pages and the pages of the archives nested in it, one level
 // deep. Each nested archive is copied out to the temp folder (bounded by MAX_NESTED_ARCHIVE_BYTES)
 // so the archive reader opens it like any other file, with the same name guard and bomb limits.
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
@@ -20,6 +20,18 @@ export const NESTED_ARCHIVE_EXTENSIONS = ['zip', 'cbz', 'rar', 'cbr', '7z', 'cb7
 export const MAX_NESTED_ARCHIVE_BYTES = MAX_ENTRY_BYTES
 /** Temp folders of splits in progress, under the data folder's temp dir. */
 export const SPLIT_TEMP_PREFIX = 'split-'
+
+/**
+ * Boot only (no split can be running): removes the temp folders of splits a crash cut short.
+ * Returns how many.
+ */
+export async function removeInterruptedSplits(config: Deps['config']): Promise<number> {
+  const names = (await readdir(config.tempDir).catch(() => [])).filter((name) =>
+    name.startsWith(SPLIT_TEMP_PREFIX),
+  )
+  for (const name of names) await rm(join(config.tempDir, name), { recursive: true, force: true })
+  return names.length
+}
 
 /** One page a split can place: where it lives and the path the tree and outputs name it by. */
 export type SourcePage = {
