@@ -245,6 +245,7 @@ async function runBatchItem(
   bridge: RunBridge,
   prelude: ivm.Script,
   hold: <T>(answer: Promise<T>) => Promise<T>,
+  modules: ivm.Module[],
 ): Promise<unknown> {
   const timeout = run.limits.syncTimeoutMs
   const callbacks = hostCallbacks(bridge, hold)
@@ -255,24 +256,21 @@ async function runBatchItem(
   await prelude.run(context, { timeout })
   // The isolate compiled this source before: V8 answers from its compile cache.
   const module = await isolate.compileModule(code, { filename: run.filename ?? 'plugin.ts' })
-  try {
-    await module.instantiate(context, refuseImport)
-    await module.evaluate({ timeout })
-    const json = await context.evalClosure(
-      `const ns = $0, name = $2, ctx = __makeCtx($1);
+  modules.push(module)
+  await module.instantiate(context, refuseImport)
+  await module.evaluate({ timeout })
+  const json = await context.evalClosure(
+    `const ns = $0, name = $2, ctx = __makeCtx($1);
       delete globalThis.__makeCtx;
       if (typeof ns[name] !== 'function') throw new Error('the plugin does not export ' + name + '()');
       return (async () => {
         const result = await ns[name](ctx);
         return result === undefined ? 'null' : JSON.stringify(result);
       })();`,
-      [module.namespace.derefInto(), JSON.stringify(run.ctx ?? {}), run.entry],
-      { timeout, result: { promise: true } },
-    )
-    return resultOf(json)
-  } finally {
-    module.release()
-  }
+    [module.namespace.derefInto(), JSON.stringify(run.ctx ?? {}), run.entry],
+    { timeout, result: { promise: true } },
+  )
+  return resultOf(json)
 }
 
 export type PluginBatch = Omit<PluginRun, 'ctx'> & { ctxs: unknown[] }
@@ -303,9 +301,10 @@ async function threadIsFree(isolate: ivm.Isolate): Promise<boolean> {
 /** Items in flight in one batch isolate. They share its thread, so more only overlaps their waits
  * on the server (entry reads, fetches). */
 const BATCH_IN_FLIGHT = 8
-/** A batch isolate is replaced after this many items: V8 collects released contexts late (a
- * thousand fill 60 MB before it does), and that garbage counts against the memory limit. */
-const ITEMS_PER_ISOLATE = 100
+/** A batch isolate is replaced after this many items: each item's module, kept until then, keeps
+ * its context (~100 KB), and V8 collects released contexts late anyway; that garbage counts
+ * against the memory limit. */
+const ITEMS_PER_ISOLATE = 50
 
 /** One isolate of a batch: the prelude compiled once, the plugin compiled once (V8 keeps it in
  * the isolate's compile cache for each item's fresh context). */
@@ -313,6 +312,12 @@ type BatchIsolate = {
   isolate: ivm.Isolate
   /** The compiled prelude; rejects when the plugin does not compile. */
   prelude: Promise<ivm.Script>
+  /**
+   * Every module compiled in the isolate, released only with it. isolated-vm keeps an isolate's
+   * modules in a map that is not thread-safe: releasing one on this thread while the isolate's
+   * thread compiles another corrupts it, and a native assertion ends the sandbox process.
+   */
+  modules: ivm.Module[]
   watch: ReturnType<typeof watchDisposal>
   started: number
   inFlight: number
@@ -341,6 +346,8 @@ export async function runBatch(
     if (target.inFlight === 0) {
       target.watch.stop()
       if (!target.isolate.isDisposed) target.isolate.dispose()
+      // Their handles go with the isolate: nothing is left in it to corrupt.
+      target.modules.length = 0
     }
   }
 
@@ -349,14 +356,16 @@ export async function runBatch(
       return current
     if (current) retire(current)
     const isolate = new ivm.Isolate({ memoryLimit: limits.memoryMb })
+    const modules: ivm.Module[] = []
     const prelude = (async () => {
       const script = await isolate.compileScript(GUEST_PRELUDE)
       // Compiled once here: a syntax error fails the batch, and the items hit the cache.
-      ;(await isolate.compileModule(code, { filename: filename ?? 'plugin.ts' })).release()
+      modules.push(await isolate.compileModule(code, { filename: filename ?? 'plugin.ts' }))
       return script
     })()
     prelude.catch(() => {})
-    current = { isolate, prelude, watch: watchDisposal(isolate), started: 0, inFlight: 0 }
+    const watch = watchDisposal(isolate)
+    current = { isolate, prelude, modules, watch, started: 0, inFlight: 0 }
     return current
   }
 
@@ -402,7 +411,16 @@ export async function runBatch(
         const prelude = await target.prelude
         context = await isolate.createContext()
         const run = { filename, entry: batch.entry, ctx: batch.ctxs[job.item], limits }
-        return runBatchItem(isolate, context, code, run, bridgeOf(job.item), prelude, hold)
+        return runBatchItem(
+          isolate,
+          context,
+          code,
+          run,
+          bridgeOf(job.item),
+          prelude,
+          hold,
+          target.modules,
+        )
       }
       const result = await Promise.race([call(), target.watch.disposed, dropped])
       report(job.item, { ok: true, result })
