@@ -15,11 +15,14 @@ export type ThumbnailRequest =
       outPath: string
       format: 'webp' | 'jpeg'
       height: number
+      /** Also the dHash of the thumbnail's pixels (a cover, for the duplicate scan). */
+      hash?: boolean
     }
   | { kind: 'dimensions'; input: Uint8Array }
   | { kind: 'signature'; input: Uint8Array; sharpnessHeight: number; hash: boolean }
 
-export type ThumbnailResult = { width: number; height: number } | PageSignature | null
+export type ThumbnailResult =
+  { width: number; height: number } | PageSignature | { hash: string | null } | null
 
 const decodeOptions = {
   limitInputPixels: MAX_IMAGE_PIXELS,
@@ -33,7 +36,9 @@ const undecodable = (err: unknown): AppError =>
     cause: err,
   })
 
-async function makeThumbnail(request: Extract<ThumbnailRequest, { kind: 'thumbnail' }>) {
+async function makeThumbnail(
+  request: Extract<ThumbnailRequest, { kind: 'thumbnail' }>,
+): Promise<{ hash: string | null }> {
   const pipeline = sharp(request.input, decodeOptions).resize({
     height: request.height,
     withoutEnlargement: true,
@@ -47,7 +52,11 @@ async function makeThumbnail(request: Extract<ThumbnailRequest, { kind: 'thumbna
   const bytes = await encoded.toBuffer().catch((err) => {
     throw undecodable(err)
   })
+  // The hash of the bytes written, in this call: exactly what a signature of the file reads
+  // (covers hashed now and by a later scan compare alike), without another hand-off.
+  const hash = request.hash ? await differenceHash(bytes) : null
   await writeThumbnailFile(request.outPath, bytes)
+  return { hash }
 }
 
 /** The file operations of a thumbnail write that a test may stage a race in. */
@@ -164,10 +173,7 @@ if (!Bun.isMainThread) {
   // Parallelism comes from the pool's workers; more libvips threads per worker only contend.
   sharp.concurrency(1)
   serveCalls<ThumbnailRequest, ThumbnailResult>(async (request) => {
-    if (request.kind === 'thumbnail') {
-      await makeThumbnail(request)
-      return null
-    }
+    if (request.kind === 'thumbnail') return makeThumbnail(request)
     if (request.kind === 'signature') return pageSignature(request)
     return readDimensions(request.input)
   })

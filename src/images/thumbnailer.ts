@@ -17,8 +17,9 @@ export function createThumbnailer(options: { workers?: number } = {}): Thumbnail
     timeoutMs: MAX_THUMBNAIL_MS,
   })
   return {
-    async thumbnail(input, outPath, { format, height = DEFAULT_HEIGHT }) {
-      await pool.run({ kind: 'thumbnail', input, outPath, format, height })
+    async thumbnail(input, outPath, { format, height = DEFAULT_HEIGHT, hash = false }) {
+      const result = await pool.run({ kind: 'thumbnail', input, outPath, format, height, hash })
+      return result as { hash: string | null }
     },
     async dimensions(input) {
       const size = await pool.run({ kind: 'dimensions', input })

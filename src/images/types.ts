@@ -1,11 +1,14 @@
 // What the rest of the server needs from page images (implemented in src/images/thumbnailer.ts).
 export type Thumbnailer = {
-  /** Resizes an image to `height` px tall (default 500) and writes it atomically to outPath. */
+  /**
+   * Resizes an image to `height` px tall (default 500) and writes it atomically to outPath; with
+   * `hash`, also answers the dHash of the thumbnail's pixels (as `signature` would of the file).
+   */
   thumbnail(
     input: Uint8Array,
     outPath: string,
-    options: { format: 'webp' | 'jpeg'; height?: number },
-  ): Promise<void>
+    options: { format: 'webp' | 'jpeg'; height?: number; hash?: boolean },
+  ): Promise<{ hash: string | null }>
   /** Natural pixel size read from the image header. */
   dimensions(input: Uint8Array): Promise<{ width: number; height: number }>
   /**

@@ -1,5 +1,9 @@
-// The signature message as the duplicate scan calls it: the hash alone (sharpness height 0).
+// The signature message as the duplicate scan calls it (the hash alone: sharpness height 0), and
+// the cover hash the thumbnail call takes of the pixels it encodes.
 import { afterAll, describe, expect, it } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createThumbnailer } from '../../src/images/thumbnailer.ts'
 import { makeShapesPage } from './books.ts'
 
@@ -17,5 +21,32 @@ describe('Thumbnailer.signature with sharpness height 0', () => {
     expect(full.sharpness).toBeGreaterThan(0)
     expect(hashOnly).toEqual({ hash: full.hash, sharpness: 0 })
     expect(hashOnly.hash).toMatch(/^[0-9a-f]{16}$/)
+  })
+})
+
+describe('Thumbnailer.thumbnail with hash', () => {
+  it('answers the hash of the thumbnail it wrote, the same a signature of that file reads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tankobun-thumb-hash-'))
+    try {
+      for (const seed of [3, 7, 11]) {
+        const page = await makeShapesPage(seed)
+        for (const format of ['webp', 'jpeg'] as const) {
+          const out = join(dir, `${seed}.${format}`)
+          const { hash } = await thumbnailer.thumbnail(page, out, { format, hash: true })
+          expect(hash).toMatch(/^[0-9a-f]{16}$/)
+          const ofFile = await thumbnailer.signature(await Bun.file(out).bytes(), {
+            hash: true,
+            sharpnessHeight: 0,
+          })
+          expect(hash).toBe(ofFile.hash)
+        }
+      }
+      const plain = await thumbnailer.thumbnail(await makeShapesPage(5), join(dir, 'p.webp'), {
+        format: 'webp',
+      })
+      expect(plain).toEqual({ hash: null })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

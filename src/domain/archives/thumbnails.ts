@@ -10,7 +10,7 @@ import { pageListOf, readListedPage } from './patch.ts'
 import { asReadFailure } from './read-failure.ts'
 import { commit } from '../commit.ts'
 import { patchArchive } from './save.ts'
-import { hashCover } from '../duplicates/hashes.ts'
+import { hashCover, storeCoverHash } from '../duplicates/hashes.ts'
 
 /** A thumbnail file with what its validator is made of (one stat answers both questions). */
 export type ThumbnailFile = { path: string; contentType: string; size: number; mtimeMs: number }
@@ -76,8 +76,10 @@ export async function makeThumbnail(
     throw fail.bad_request(`Page ${index + 1} does not exist in this archive.`)
   const format = deps.settings.get('thumbnail_format') === 'jpeg' ? 'jpeg' : 'webp'
   const out = targetPath(deps, row.id, page)
+  let coverHash: string | null = null
   try {
-    await deps.thumbnailer.thumbnail(await readListedPage(deps, row, entry), out, { format })
+    const input = await readListedPage(deps, row, entry)
+    coverHash = (await deps.thumbnailer.thumbnail(input, out, { format, hash: page <= 0 })).hash
   } catch (error) {
     throw asReadFailure(error, `Making a thumbnail of page ${index + 1}`, { id: row.id, entry })
   }
@@ -90,8 +92,9 @@ export async function makeThumbnail(
     const bytes = await Bun.file(out).bytes()
     const hash = new Bun.CryptoHasher('sha1').update(bytes).digest('hex')
     commit(deps, (w) => patchArchive(w, row.id, { thumbhash: hash }))
-    // The duplicate scan's cover hash, from the small thumbnail: one more (cheap) worker call.
-    await hashCover(deps, row.id, bytes, hash)
+    // The duplicate scan's cover hash, taken by the worker from the thumbnail's pixels.
+    if (coverHash !== null) storeCoverHash(deps, row.id, coverHash, hash)
+    else await hashCover(deps, row.id, bytes, hash)
   }
   return out
 }

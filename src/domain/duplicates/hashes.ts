@@ -35,6 +35,21 @@ export async function hashCover(
   }
 }
 
+/** Stores a cover hash the thumbnail worker took while making the cover; a failure is logged. */
+export function storeCoverHash(
+  deps: Pick<Deps, 'db'>,
+  archiveId: string,
+  hash: string,
+  source: string,
+): void {
+  try {
+    saveCoverHash(deps.db, archiveId, hash, source)
+  } catch (error) {
+    // The archive may have been deleted meanwhile (its row gone: the insert is refused).
+    log.warn('cover hash not stored', { id: archiveId, error: (error as Error).message })
+  }
+}
+
 /** What sampled page hashes were taken from: a rewritten or patched file changes it. */
 export function pagesSourceOf(row: ArchiveRow): string {
   return `${row.size}:${row.mtimeMs}:${row.pagecount}`
