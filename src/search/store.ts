@@ -83,6 +83,8 @@ export function createStore(vocab: Vocabulary) {
   const slotOf = createIdTable((slot) => ids[slot]!)
   /** Live ids that are not plain printable ASCII without quote or backslash (JSON must escape). */
   let oddIds = 0
+  /** Characters of the longest id ever held (an upper bound for buffers of ids). */
+  let longestId = 0
   const free: number[] = []
   /** Title order: slots sorted by natural title order, then id (the tie-break of every sort). */
   const byTitle: number[] = []
@@ -239,6 +241,9 @@ export function createStore(vocab: Vocabulary) {
     get plainIds() {
       return oddIds === 0
     },
+    get longestId() {
+      return longestId
+    },
     /** Id of the document in a slot ('' for a free slot). */
     idAt: (slot: number): string => ids[slot] ?? '',
     /** Slot of a document, or undefined. */
@@ -265,6 +270,7 @@ export function createStore(vocab: Vocabulary) {
         ids[slot] = doc.id
         slotOf.add(doc.id, slot)
         if (!PLAIN_ID.test(doc.id)) oddIds++
+        longestId = Math.max(longestId, doc.id.length)
         kind[slot] = doc.kind
         groupCount[slot] = 0
         alive[slot] = 1

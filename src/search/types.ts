@@ -61,8 +61,11 @@ export type IndexResult = {
   total: number
   /** Ids of the matches in [start, end), in order; read it in the same tick as the query. */
   ids(start?: number, end?: number): string[]
-  /** All the ids in order as the inside of a JSON array (`"a","b"`), built once per result. */
-  idsJson(): Uint8Array
+  /**
+   * All the ids in order as the inside of a JSON array (`"a","b"`) between `head` and `tail`
+   * (ASCII), as bytes; kept with the result for the same head and tail.
+   */
+  idsJson(head?: string, tail?: string): Uint8Array
 }
 
 export type TagStat = { namespace: string; text: string; weight: number }

@@ -211,14 +211,7 @@ export function searchIdsJson(
     const ids = page(result, params.start, deps.settings.get('archives_per_page'))
     return Buffer.from(`{"data":[${JSON.stringify(ids).slice(1, -1)}${tail}`)
   }
-  const head = Buffer.from('{"data":[')
-  const data = result.idsJson()
-  const end = Buffer.from(tail)
-  const out = Buffer.allocUnsafe(head.length + data.length + end.length)
-  out.set(head, 0)
-  out.set(data, head.length)
-  out.set(end, head.length + data.length)
-  return out
+  return result.idsJson('{"data":[', tail)
 }
 
 /** `count` picks out of the whole result; fewer results than that: all of them, shuffled. */
