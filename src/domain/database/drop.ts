@@ -1,7 +1,7 @@
 // POST /api/database/drop: the whole database goes, preferences included (SPEC 4, Database). What
-// goes: every archive row, category, Tankoubon and bookmark, every API token and session (the
-// caller is signed out: "may lock the caller out"), every setting back to its default, the
-// pages-read counter. What stays: the admin password (dropping it would leave the instance either
+// goes: every archive row, category, Tankoubon, bookmark and duplicate group, every API token and
+// session (the caller is signed out: "may lock the caller out"), every setting back to its
+// default, the pages-read counter. What stays: the admin password (dropping it would leave the instance either
 // open to anyone or closed to everyone), the files in the content folder and their thumbnails (a
 // rescan catalogues them again under the same ids), installed plugins, the download queue, job
 // history and import snapshots. Before anything goes, the library is written as a snapshot in the
@@ -13,6 +13,7 @@ import {
   deleteAllCredentials,
   listAllArchiveIds,
 } from '../../db/repos/database.repo.ts'
+import { clearDuplicateGroups } from '../../db/repos/duplicates.repo.ts'
 import { listTankoubonRows } from '../../db/repos/tankoubons.repo.ts'
 import { commit } from '../commit.ts'
 import { deleteArchiveRows } from '../archives/save.ts'
@@ -43,6 +44,8 @@ export function dropDatabase(deps: Deps): DropResult {
     deleteArchiveRows(w, archiveIds)
     const bookmarks = deleteAllBookmarks(w.db)
     const { tokens, sessions } = deleteAllCredentials(w.db)
+    // Groups name archives by id, and a rescan brings the same ids back: they would show again.
+    clearDuplicateGroups(w.db)
     return {
       archives: archiveIds.length,
       categories: categories.length,
