@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Config } from './config.ts'
 import type { Deps } from './deps.ts'
 import { openDb } from './db/client.ts'
-import { openSettings } from './domain/settings.ts'
+import { openSettings, type SettingsStore } from './domain/settings.ts'
 import { createJobQueue } from './jobs/queue.ts'
 import { createLocks } from './domain/locks.ts'
 import { createLoginThrottle } from './domain/auth/login-throttle.ts'
@@ -32,6 +32,7 @@ import { createDimensionCache } from './domain/archives/pages.ts'
 import { createLogger } from './log.ts'
 import { createStopList } from './stop-list.ts'
 import { createOutboundFetch } from './net/fetch.ts'
+import { createLlmClient, type LlmProvider } from './llm/client.ts'
 import { createSandboxHost } from './plugins/host.ts'
 import type { PluginRunTag } from './plugins/manifest.ts'
 import { withLoginSession } from './plugins/login-session.ts'
@@ -50,6 +51,15 @@ const log = createLogger('boot')
 const OUTBOUND_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
 /** One outbound exchange (every hop and the body). */
 const OUTBOUND_TIMEOUT_MS = 30_000
+
+/** The language-model provider: each of key, base URL and model from the settings when set there. */
+function llmProvider(config: Config, settings: SettingsStore): LlmProvider {
+  return {
+    apiKey: settings.get('llm_api_key') || config.llmApiKey,
+    baseUrl: settings.get('llm_base_url') || config.llmBaseUrl,
+    model: settings.get('llm_model') || config.llmModel,
+  }
+}
 
 export type Server = {
   deps: Deps
@@ -128,6 +138,7 @@ export async function startServer(
       reader,
       thumbnailer,
       outbound,
+      llm: createLlmClient({ provider: () => llmProvider(config, settings) }),
       sandbox,
       plugins,
       locks: createLocks(),

@@ -23,6 +23,7 @@ import type { SandboxHost } from './plugins/host.ts'
 import type { PluginRunTag } from './plugins/manifest.ts'
 import type { PluginRegistry } from './plugins/registry.ts'
 import type { ComparisonCache } from './domain/downloads/compare-cache.ts'
+import type { LlmClient } from './llm/client.ts'
 
 export type Deps = {
   config: Config
@@ -38,6 +39,8 @@ export type Deps = {
   thumbnailer: Thumbnailer
   /** The one outbound HTTP client (plugins, downloads, language model): shared domain rules. */
   outbound: OutboundFetch
+  /** The language-model provider (OpenAI-compatible); `configured()` false without a key. */
+  llm: LlmClient
   /** The plugin sandbox (a Node child started on the first run). */
   sandbox: SandboxHost<PluginRunTag>
   /** Installed plugins found at start (in the background); `ready()` waits for them. */

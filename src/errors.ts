@@ -13,6 +13,8 @@ export const STATUS_OF = {
   locked: 423,
   too_many_requests: 429,
   internal: 500,
+  /** The language-model provider failed, timed out or answered something unusable. */
+  bad_gateway: 502,
 } as const
 
 export type ErrorCode = keyof typeof STATUS_OF

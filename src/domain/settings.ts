@@ -27,6 +27,13 @@ export const SETTING_SCHEMAS = {
   plugin_memory_mb: Type.Integer({ minimum: 8, maximum: 4096 }),
   /** Write-only: GET reports only whether it is set. */
   llm_api_key: Type.Union([Type.String({ maxLength: 4096 }), Type.Null()]),
+  /** OpenAI-compatible endpoint (`.../v1`); null = TANKOBUN_LLM_BASE_URL. */
+  llm_base_url: Type.Union([
+    Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$' }),
+    Type.Null(),
+  ]),
+  /** Model name sent to the provider; null = TANKOBUN_LLM_MODEL. */
+  llm_model: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()]),
 } satisfies Record<string, TSchema>
 
 export type SettingKey = keyof typeof SETTING_SCHEMAS
@@ -49,6 +56,8 @@ export const DEFAULT_SETTINGS: Settings = {
   plugin_timeout_ms: 30000,
   plugin_memory_mb: 64,
   llm_api_key: null,
+  llm_base_url: null,
+  llm_model: null,
 }
 
 export const WRITE_ONLY_SETTINGS: readonly SettingKey[] = ['llm_api_key']

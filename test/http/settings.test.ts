@@ -152,6 +152,8 @@ describe('PUT /api/settings', () => {
       plugin_timeout_ms: [99, 600001, 1.5, '30000'],
       plugin_memory_mb: [7, 4097, '64'],
       llm_api_key: [12, ['k'], 'k'.repeat(4097)],
+      llm_base_url: ['', 'ftp://x.example/v1', 'not a url', 'https://' + 'x'.repeat(2048), 3],
+      llm_model: ['', 7, 'm'.repeat(201)],
     }
     expect(Object.keys(bad).sort()).toEqual(Object.keys(SETTING_SCHEMAS).sort())
     const problems: unknown[] = []
