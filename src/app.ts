@@ -19,6 +19,7 @@ import { pluginsRoutes } from './http/routes/plugins.ts'
 import { downloadCompareRoutes } from './http/routes/download-compare.ts'
 import { downloadQueueRoutes } from './http/routes/download-queue.ts'
 import { splitRoutes } from './http/routes/split.ts'
+import { pluginWizardRoutes } from './http/routes/plugin-wizard.ts'
 
 export function createApp(deps: Deps) {
   // The route list is read on the first miss, after every route below is registered.
@@ -42,6 +43,7 @@ export function createApp(deps: Deps) {
     .use(downloadCompareRoutes(deps))
     .use(splitRoutes(deps))
     .use(downloadQueueRoutes(deps))
+    .use(pluginWizardRoutes(deps))
   routes = () => app.routes
   return app
 }

@@ -29,6 +29,7 @@ import { removeInterruptedSplits } from './domain/split/source.ts'
 import { createPlacement } from './domain/archives/placement.ts'
 import { createUnreadableFiles } from './domain/archives/scan.ts'
 import { createDimensionCache } from './domain/archives/pages.ts'
+import { createGenerationStore } from './domain/wizard/generations.ts'
 import { createLogger } from './log.ts'
 import { createStopList } from './stop-list.ts'
 import { createOutboundFetch } from './net/fetch.ts'
@@ -151,6 +152,7 @@ export async function startServer(
       contentSync: createContentSync({ config, jobs, search }),
       comparisons: createComparisonCache(),
       downloads: createDownloadRuntime(),
+      generations: createGenerationStore(),
       startedAt: Date.now(),
     }
     registerJobKinds(deps)

@@ -23,6 +23,7 @@ import type { SandboxHost } from './plugins/host.ts'
 import type { PluginRunTag } from './plugins/manifest.ts'
 import type { PluginRegistry } from './plugins/registry.ts'
 import type { ComparisonCache } from './domain/downloads/compare-cache.ts'
+import type { GenerationStore } from './domain/wizard/generations.ts'
 import type { LlmClient } from './llm/client.ts'
 
 export type Deps = {
@@ -61,6 +62,8 @@ export type Deps = {
   comparisons: ComparisonCache
   /** The download queue's in-memory side: stop tokens, running jobs, metadata previews. */
   downloads: DownloadRuntime
+  /** The plugin wizard's started generations, each waiting for its single-use stream. */
+  generations: GenerationStore
   /** Server start, for /api/info and cache bookkeeping. */
   startedAt: number
 }

@@ -152,6 +152,17 @@ export const POLICY: Record<string, RoutePolicy> = {
   'GET /api/plugins/export': { op: 'export_plugin', access: 'any' },
   'POST /api/plugins/export-batch': { op: 'export_plugins', access: 'admin' },
 
+  // plugin wizard (session only: the spec's section header)
+  'POST /api/plugin-wizard/analyze-login': { op: 'wizard_analyze_login', access: 'session' },
+  'POST /api/plugin-wizard/lookup': { op: 'wizard_lookup', access: 'session' },
+  'POST /api/plugin-wizard/generate/start': { op: 'wizard_generate_start', access: 'session' },
+  'GET /api/plugin-wizard/generate/stream/:id': {
+    op: 'wizard_generate_stream',
+    access: 'session',
+  },
+  'POST /api/plugin-wizard/trial-run': { op: 'wizard_trial_run', access: 'session' },
+  'POST /api/plugin-wizard/save': { op: 'wizard_save', access: 'session' },
+
   // categories, tankoubons, bookmarks
   'GET /api/categories': { op: 'get_category_list', access: 'any', guestScope: true },
   'GET /api/categories/bookmark_link': { op: 'get_bookmark_link', access: 'any', guestScope: true },

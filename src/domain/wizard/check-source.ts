@@ -1,0 +1,75 @@
+// The checks a wizard plugin source passes before it is shown as done, run on trial or saved: it
+// is one small text file, its pluginInfo() runs in the sandbox and answers a valid manifest (as an
+// upload's does), and it exports the hook of its type. Also where a model's answer becomes a file.
+import type { Deps } from '../../deps.ts'
+import { fail } from '../../errors.ts'
+import { ENTRY_OF, type PluginManifest } from '../../plugins/manifest.ts'
+import { readManifest } from '../../plugins/registry.ts'
+import { MAX_PLUGIN_SOURCE_BYTES } from '../plugins/upload.ts'
+
+export type SourceCheck =
+  | { ok: true; errors: []; manifest: PluginManifest; filename: string; namespace: string }
+  | { ok: false; errors: string[] }
+
+/**
+ * The code of a model's answer: the first fenced block when it has one (```ts ... ```), else the
+ * whole text; an unclosed fence (an answer cut short) keeps what follows it.
+ */
+export function stripCodeFences(answer: string): string {
+  const open = /^[ \t]*(`{3,}|~{3,})[^\n]*\n/m.exec(answer)
+  if (!open) return answer.trim() + '\n'
+  const fence = open[1]!
+  const body = answer.slice(open.index + open[0].length)
+  const close = new RegExp(`^[ \\t]*${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`, 'm')
+  const end = close.exec(body)
+  return (end ? body.slice(0, end.index) : body).trim() + '\n'
+}
+
+/** A file stem the sideload folder takes (letters, digits, - and _), from the manifest. */
+export function stemOf(manifest: PluginManifest): string {
+  const raw = manifest.namespace?.split('/').pop() || manifest.name
+  const stem = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100)
+  return stem || 'plugin'
+}
+
+/** True when the source exports `name` as a function (declared or assigned). */
+function exportsFunction(source: string, name: string): boolean {
+  const declared = new RegExp(`export\\s+(async\\s+)?function\\s*\\*?\\s*${name}\\b`)
+  const assigned = new RegExp(`export\\s+(const|let|var)\\s+${name}\\b`)
+  const listed = new RegExp(`export\\s*\\{[^}]*\\b${name}\\b[^}]*\\}`)
+  return declared.test(source) || assigned.test(source) || listed.test(source)
+}
+
+/** The size cap of a plugin file, as for an upload (413 past it). */
+export function requireSourceSize(source: string): void {
+  if (new TextEncoder().encode(source).byteLength > MAX_PLUGIN_SOURCE_BYTES)
+    throw fail.payload_too_large(
+      `A plugin file must be at most ${MAX_PLUGIN_SOURCE_BYTES >> 20} MiB.`,
+    )
+}
+
+/** Runs the checks; a failed one is data (the wizard shows it), never a throw. */
+export async function checkPluginSource(deps: Deps, source: string): Promise<SourceCheck> {
+  if (source.trim() === '') return { ok: false, errors: ['The plugin source is empty.'] }
+  const read = await readManifest(deps.sandbox, source, 'wizard/plugin')
+  if (!read.ok) return { ok: false, errors: [`Not a valid plugin: ${read.reason}`] }
+  const { manifest } = read
+  const hook = ENTRY_OF[manifest.type]
+  if (!exportsFunction(source, hook))
+    return {
+      ok: false,
+      errors: [`A ${manifest.type} plugin must export ${hook}(ctx); this file does not.`],
+    }
+  const stem = stemOf(manifest)
+  return {
+    ok: true,
+    errors: [],
+    manifest,
+    filename: `${stem}.ts`,
+    namespace: `custom/${manifest.type}/${stem}`,
+  }
+}

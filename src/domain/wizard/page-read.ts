@@ -1,0 +1,179 @@
+// A small, forgiving reader of a web page's markup for the wizard (no DOM on the server; the
+// sandbox's `html` helper is guest code): the title, headings, meta tags, links and forms with
+// their fields. Enough for a model to see how a page is built, never a renderer.
+
+export type FormField = {
+  name: string
+  /** `text`, `password`, `hidden`, `email`, `checkbox`, `select`, `textarea`, `submit`... */
+  type: string
+  /** Only for hidden fields and submit buttons (a CSRF token, a button value), never typed input. */
+  value?: string
+  required: boolean
+}
+export type PageForm = {
+  /** The absolute URL the form posts to (the page's own when it names none). */
+  action: string
+  method: 'GET' | 'POST'
+  id: string | null
+  fields: FormField[]
+  has_password: boolean
+}
+export type PageLink = { href: string; text: string }
+export type PageHeading = { tag: string; selector: string; text: string }
+export type PageSummary = {
+  title: string | null
+  headings: PageHeading[]
+  meta: Record<string, string>
+  links: PageLink[]
+  forms: PageForm[]
+}
+
+const MAX_LINKS = 60
+const MAX_HEADINGS = 20
+const MAX_FIELDS = 50
+const MAX_TEXT = 200
+
+const TAG =
+  /<!--[\s\S]*?-->|<(script|style|noscript)\b[^>]*>[\s\S]*?<\/\1\s*>|<(\/?)([a-zA-Z][\w:-]*)((?:"[^"]*"|'[^']*'|[^'">])*)>/g
+const ATTR = /([^\s=/>"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?/g
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+}
+
+function decode(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] === '#') {
+      const code =
+        name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff
+        ? String.fromCodePoint(code)
+        : whole
+    }
+    return ENTITIES[name.toLowerCase()] ?? whole
+  })
+}
+
+function attrsOf(raw: string): Record<string, string> {
+  const attrs: Record<string, string> = {}
+  for (const [, name, value] of raw.matchAll(ATTR)) {
+    const key = name!.toLowerCase()
+    if (key in attrs) continue
+    attrs[key] = value === undefined ? '' : decode(value.replace(/^["']|["']$/g, ''))
+  }
+  return attrs
+}
+
+const clip = (text: string) => {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > MAX_TEXT ? `${flat.slice(0, MAX_TEXT)}…` : flat
+}
+
+function absolute(href: string, base: string): string | null {
+  try {
+    return new URL(href, base).href
+  } catch {
+    return null
+  }
+}
+
+/** `h1#id`, else `h1.first-class`, else the tag: a selector the sandbox's html helper takes. */
+function selectorOf(tag: string, attrs: Record<string, string>): string {
+  if (attrs.id && /^[\w-]+$/.test(attrs.id)) return `${tag}#${attrs.id}`
+  const first = attrs.class?.trim().split(/\s+/)[0]
+  if (first && /^[\w-]+$/.test(first)) return `${tag}.${first}`
+  return tag
+}
+
+type Open = { tag: string; attrs: Record<string, string>; text: string }
+
+/** Reads one page; `baseUrl` resolves relative links and form actions. */
+export function readPage(markup: string, baseUrl: string): PageSummary {
+  const page: PageSummary = { title: null, headings: [], meta: {}, links: [], forms: [] }
+  // Elements whose text is wanted, innermost last; text goes to every open one.
+  const open: Open[] = []
+  let form: PageForm | null = null
+  let last = 0
+  const close = (tag: string) => {
+    const at = open.findLastIndex((element) => element.tag === tag)
+    if (at < 0) return
+    const [element] = open.splice(at, 1)
+    const text = clip(decode(element!.text))
+    if (tag === 'title' && page.title === null) page.title = text
+    else if (tag === 'a' && page.links.length < MAX_LINKS) {
+      const href = absolute(element!.attrs.href ?? '', baseUrl)
+      if (href && /^https?:/.test(href)) page.links.push({ href, text })
+    } else if (/^h[1-3]$/.test(tag) && page.headings.length < MAX_HEADINGS && text)
+      page.headings.push({ tag, selector: selectorOf(tag, element!.attrs), text })
+  }
+  for (const match of markup.matchAll(TAG)) {
+    const between = markup.slice(last, match.index)
+    last = match.index + match[0].length
+    for (const element of open) element.text += between
+    const [, , slash, rawTag, rawAttrs] = match
+    if (!rawTag) continue
+    const tag = rawTag.toLowerCase()
+    if (slash) {
+      if (tag === 'form') form = null
+      else close(tag)
+      continue
+    }
+    const attrs = attrsOf(rawAttrs ?? '')
+    if (tag === 'title' || tag === 'a' || /^h[1-3]$/.test(tag)) {
+      open.push({ tag, attrs, text: '' })
+    } else if (tag === 'meta') {
+      const key = attrs.property ?? attrs.name
+      if (key && attrs.content !== undefined && Object.keys(page.meta).length < 40)
+        page.meta[key.toLowerCase()] = clip(attrs.content)
+    } else if (tag === 'form') {
+      form = {
+        action: absolute(attrs.action || baseUrl, baseUrl) ?? baseUrl,
+        method: attrs.method?.toUpperCase() === 'POST' ? 'POST' : 'GET',
+        id: attrs.id ?? attrs.name ?? null,
+        fields: [],
+        has_password: false,
+      }
+      page.forms.push(form)
+    } else if (
+      form &&
+      (tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'button')
+    ) {
+      const type =
+        tag === 'input'
+          ? (attrs.type ?? 'text').toLowerCase()
+          : tag === 'button'
+            ? (attrs.type ?? 'submit').toLowerCase()
+            : tag
+      if (type === 'password') form.has_password = true
+      if (!attrs.name || form.fields.length >= MAX_FIELDS) continue
+      const keepsValue = type === 'hidden' || type === 'submit'
+      form.fields.push({
+        name: attrs.name,
+        type,
+        ...(keepsValue && attrs.value !== undefined ? { value: clip(attrs.value) } : {}),
+        required: 'required' in attrs,
+      })
+    }
+  }
+  return page
+}
+
+/** The names (and scope) of the cookies a response sets; their values stay out of any prompt. */
+export function cookiesSet(
+  headers: Headers,
+): { name: string; domain: string | null; path: string | null }[] {
+  return headers.getSetCookie().map((line) => {
+    const [pair = '', ...attributes] = line.split(';')
+    const attr = (key: string) =>
+      attributes
+        .map((part) => part.trim())
+        .find((part) => part.toLowerCase().startsWith(`${key}=`))
+        ?.slice(key.length + 1) ?? null
+    return { name: pair.split('=')[0]!.trim(), domain: attr('domain'), path: attr('path') }
+  })
+}

@@ -1,0 +1,49 @@
+// Wire shapes of the plugin wizard: the bodies of trial-run, save, analyze-login and lookup, and
+// the stream's id. generate/start takes any JSON object (the spec: the raw body, stored as given).
+import { t } from 'elysia'
+
+const TRIAL_BODY =
+  'Body must be {"source": "<plugin file>", "url"?, "archive_id"?, "args"?: {...}, "oneshot"?}.'
+const SAVE_BODY = 'Body must be {"source": "<plugin file>", "filename"?: "<stem>.ts"}.'
+const ANALYZE_BODY = 'Body must be {"url": "<login page>", "html"?: "<its markup>"}.'
+const LOOKUP_BODY = 'Body must be {"url": "<page>"} or {"query": "<what to look up>"}.'
+
+/** The source rides in a JSON body, which the request context caps at 1 MiB already. */
+const Source = (error: string) => t.String({ minLength: 1, error })
+
+export const WizardModel = {
+  streamParams: t.Object({ id: t.String() }),
+  trialRunBody: t.Object(
+    {
+      source: Source(TRIAL_BODY),
+      url: t.Optional(t.String({ maxLength: 8192, error: TRIAL_BODY })),
+      archive_id: t.Optional(t.String({ maxLength: 100, error: TRIAL_BODY })),
+      args: t.Optional(t.Record(t.String(), t.Unknown(), { error: TRIAL_BODY })),
+      oneshot: t.Optional(t.String({ maxLength: 8192, error: TRIAL_BODY })),
+    },
+    { additionalProperties: false, error: TRIAL_BODY },
+  ),
+  saveBody: t.Object(
+    {
+      source: Source(SAVE_BODY),
+      filename: t.Optional(t.String({ maxLength: 200, error: SAVE_BODY })),
+    },
+    { additionalProperties: false, error: SAVE_BODY },
+  ),
+  analyzeLoginBody: t.Object(
+    {
+      url: t.String({ minLength: 1, maxLength: 8192, error: ANALYZE_BODY }),
+      html: t.Optional(t.String({ maxLength: 512 * 1024, error: ANALYZE_BODY })),
+    },
+    { additionalProperties: false, error: ANALYZE_BODY },
+  ),
+  lookupBody: t.Object(
+    {
+      url: t.Optional(t.String({ minLength: 1, maxLength: 8192, error: LOOKUP_BODY })),
+      query: t.Optional(t.String({ minLength: 1, maxLength: 2000, error: LOOKUP_BODY })),
+    },
+    { additionalProperties: false, error: LOOKUP_BODY },
+  ),
+}
+
+export type TrialRunBody = typeof WizardModel.trialRunBody.static

@@ -1,0 +1,89 @@
+// The plugin wizard (session only): a plugin written by the language model from a request
+// (generate/start, then its single-use event stream), login pages and sites read for the model
+// (analyze-login, lookup), a trial run of a source in the sandbox, and saving it as a plugin.
+import { Elysia } from 'elysia'
+import type { Deps } from '../../deps.ts'
+import { AppError } from '../../errors.ts'
+import { createLogger } from '../../log.ts'
+import { requestContext } from '../context.ts'
+import { ok } from '../envelope.ts'
+import { sseResponse } from '../sse.ts'
+import { WizardModel } from '../models/wizard.ts'
+import { analyzeLogin } from '../../domain/wizard/analyze-login.ts'
+import { GenerationError, generatePlugin } from '../../domain/wizard/generate.ts'
+import { lookupSite } from '../../domain/wizard/lookup.ts'
+import { requireModel } from '../../domain/wizard/model.ts'
+import { saveWizardPlugin } from '../../domain/wizard/save.ts'
+import { trialRunPlugin } from '../../domain/wizard/trial-run.ts'
+
+const log = createLogger('http.wizard')
+
+export const pluginWizardRoutes = (deps: Deps) =>
+  new Elysia({ name: 'routes.plugin-wizard', prefix: '/api/plugin-wizard' })
+    .use(requestContext(deps))
+    .post(
+      '/analyze-login',
+      async ({ body, request }) => ok(await analyzeLogin(deps, body, request.signal)),
+      { body: WizardModel.analyzeLoginBody },
+    )
+    .post(
+      '/lookup',
+      async ({ body, request }) => ok(await lookupSite(deps, body, request.signal)),
+      {
+        body: WizardModel.lookupBody,
+      },
+    )
+    // The body is stored as given (any JSON object, size-capped by the store): the spec's raw body.
+    .post('/generate/start', ({ body }) => {
+      requireModel(deps)
+      return ok({ generation_id: deps.generations.put(body) })
+    })
+    .get(
+      '/generate/stream/:id',
+      ({ params, request }) => {
+        // Taken before the stream opens: a second open of the same id finds nothing.
+        const generation = deps.generations.take(params.id)
+        return sseResponse((sink) => {
+          const finish = (event: string, data: unknown) => {
+            sink.send(event, data)
+            sink.send('end', {})
+            sink.close()
+          }
+          if (!generation)
+            return finish('error', {
+              code: 'generation_not_found',
+              message: 'No generation with this id: unknown, expired or already streamed.',
+            })
+          const abort = new AbortController()
+          void generatePlugin(
+            deps,
+            generation,
+            {
+              phase: (phase) => sink.send('status', { phase }),
+              delta: (text) => sink.send('delta', { text }),
+            },
+            abort.signal,
+          ).then(
+            (done) => finish('done', done),
+            (error: unknown) => {
+              if (abort.signal.aborted) return
+              if (error instanceof GenerationError)
+                return finish('error', { code: error.code, message: error.message })
+              if (!(error instanceof AppError))
+                log.error('generation failed', { error: String(error) })
+              const message = error instanceof AppError ? error.message : 'internal error'
+              finish('error', { code: 'internal', message })
+            },
+          )
+          // The client went away: the model's answer is no longer wanted.
+          return () => abort.abort()
+        }, request.signal)
+      },
+      { params: WizardModel.streamParams },
+    )
+    .post('/trial-run', async ({ body }) => ok(await trialRunPlugin(deps, body)), {
+      body: WizardModel.trialRunBody,
+    })
+    .post('/save', async ({ body }) => ok(await saveWizardPlugin(deps, body)), {
+      body: WizardModel.saveBody,
+    })
