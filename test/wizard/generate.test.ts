@@ -157,6 +157,15 @@ describe('generate/start and generate/stream/{id}', () => {
     expect(done.namespace).toBeNull()
   })
 
+  it('answers done with the failed checks when the answer is not code at all', async () => {
+    provider.answer({ kind: 'good', content: 'I cannot write that plugin {{{' })
+    const events = await generate()
+    const done = events.find((e) => e.event === 'done')!.data
+    expect(done.source).toBe('I cannot write that plugin {{{\n')
+    expect(done.check.ok).toBe(false)
+    expect(done.check.errors[0]).toMatch(/^Not a valid plugin: pluginInfo\(\) failed: /)
+  })
+
   it('ends a malformed provider stream with an error event, then end', async () => {
     provider.answer({ kind: 'malformed' })
     const events = await generate()

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { createApiToken } from '../../src/domain/auth/tokens.ts'
+import { makeCbz } from '../helpers/fixtures.ts'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { startFakeSite, type FakeSite } from './fake-site.ts'
 
@@ -30,7 +31,16 @@ let adminToken: string
 
 beforeAll(async () => {
   site = startFakeSite()
-  app = await startTestServer({ config: { fetchAllowPrivate: ['127.0.0.1'] } })
+  app = await startTestServer({
+    config: { fetchAllowPrivate: ['127.0.0.1'] },
+    beforeStart: async (contentDir) => {
+      const info = new TextEncoder().encode(JSON.stringify({ artist: 'someone' }))
+      await makeCbz(join(contentDir, 'Some Book.cbz'), {
+        entries: [{ name: 'info.json', data: info }],
+      })
+    },
+  })
+  await app.idle()
   cookie = await app.login()
   adminToken = createApiToken(app.deps, { name: 'a', role: 'admin' }).secret
 })
@@ -92,6 +102,34 @@ export function execDownload(ctx) { return { error: 'no link on ' + ctx.url } }`
     const { body } = await post('trial-run', { source, url: 'https://example.com/g/1' })
     expect(body.error).toBe('no link on https://example.com/g/1')
     expect(body.result).toEqual({ error: 'no link on https://example.com/g/1' })
+  })
+
+  it('runs against an archive: ctx.archive and ctx.entry(name) read it', async () => {
+    const listed = await app.json('/api/archives', { cookie })
+    const archive = (listed.body as Wire[]).find((a) => a.title === 'Some Book')!
+    const source = `export function pluginInfo() {
+  return { name: 'Info', version: '1', type: 'metadata' }
+}
+export async function execMetadata(ctx) {
+  const info = JSON.parse(new TextDecoder().decode(await ctx.entry('info.json')))
+  return { tags: 'artist:' + info.artist, title: ctx.archive.title + '!' }
+}`
+    const { status, body } = await post('trial-run', { source, archive_id: archive.arcid })
+    expect(status).toBe(200)
+    expect(body.result).toEqual({ tags: 'artist:someone', title: 'Some Book!' })
+    // Nothing was written to the archive.
+    const after = await app.json(`/api/archives/${archive.arcid}`, { cookie })
+    expect(after.body.title).toBe('Some Book')
+    expect(after.body.tags).not.toContain('artist:someone')
+  })
+
+  it('answers 400 for an unknown archive id', async () => {
+    const { status, body } = await post('trial-run', {
+      source: metadataPlugin([site.host]),
+      archive_id: 'a'.repeat(40),
+    })
+    expect(status).toBe(400)
+    expect(body.error).toMatch(/No archive with ID/)
   })
 
   it('answers 400 for a source whose pluginInfo() is not a valid manifest', async () => {

@@ -3,8 +3,8 @@
 // upload's does), and it exports the hook of its type. Also where a model's answer becomes a file.
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
-import { ENTRY_OF, type PluginManifest } from '../../plugins/manifest.ts'
-import { readManifest } from '../../plugins/registry.ts'
+import { PluginRunError } from '../../plugins/host.ts'
+import { ENTRY_OF, checkManifest, type PluginManifest } from '../../plugins/manifest.ts'
 import { MAX_PLUGIN_SOURCE_BYTES } from '../plugins/upload.ts'
 
 export type SourceCheck =
@@ -52,10 +52,40 @@ export function requireSourceSize(source: string): void {
     )
 }
 
+/** A registration's pluginInfo() never needs long; neither does a wizard's. */
+const INFO_LIMITS = { wallMs: 10_000, memoryMb: 64 }
+
+/**
+ * The source's manifest, read by running its pluginInfo() in the sandbox and checked as at
+ * registration, or why it is refused. Not through the registry's process-wide manifest cache: a
+ * wizard tries many drafts, and each would stay there for the life of the process.
+ */
+export async function readSourceManifest(
+  deps: Deps,
+  source: string,
+): Promise<{ ok: true; manifest: PluginManifest } | { ok: false; reason: string }> {
+  let info: unknown
+  try {
+    const out = await deps.sandbox.run({
+      source,
+      filename: 'wizard/plugin.ts',
+      entry: 'pluginInfo',
+      ctx: { args: {}, oneshot: null },
+      limits: INFO_LIMITS,
+      tag: { namespace: 'wizard/plugin', hosts: [] },
+    })
+    info = out.result
+  } catch (err) {
+    if (!(err instanceof PluginRunError)) throw err
+    return { ok: false, reason: `pluginInfo() failed: ${err.message}` }
+  }
+  return checkManifest(info)
+}
+
 /** Runs the checks; a failed one is data (the wizard shows it), never a throw. */
 export async function checkPluginSource(deps: Deps, source: string): Promise<SourceCheck> {
   if (source.trim() === '') return { ok: false, errors: ['The plugin source is empty.'] }
-  const read = await readManifest(deps.sandbox, source, 'wizard/plugin')
+  const read = await readSourceManifest(deps, source)
   if (!read.ok) return { ok: false, errors: [`Not a valid plugin: ${read.reason}`] }
   const { manifest } = read
   const hook = ENTRY_OF[manifest.type]

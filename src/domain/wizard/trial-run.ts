@@ -11,11 +11,10 @@ import {
   type PluginLogLine,
 } from '../../plugins/host.ts'
 import { ENTRY_OF, type LoginSession, type PluginManifest } from '../../plugins/manifest.ts'
-import { readManifest } from '../../plugins/registry.ts'
 import { requireArchive } from '../archives/lookup.ts'
 import { toAbsolutePath } from '../archives/files.ts'
 import { loginSession } from '../plugins/login.ts'
-import { requireSourceSize } from './check-source.ts'
+import { readSourceManifest, requireSourceSize } from './check-source.ts'
 
 export type TrialRunRequest = {
   source: string
@@ -48,7 +47,7 @@ export async function trialRunPlugin(
   request: TrialRunRequest,
 ): Promise<TrialRunAnswer> {
   requireSourceSize(request.source)
-  const read = await readManifest(deps.sandbox, request.source, 'wizard/trial')
+  const read = await readSourceManifest(deps, request.source)
   if (!read.ok) throw fail.bad_request(`Not a valid plugin: ${read.reason}`)
   const manifest = read.manifest
   const archive = request.archive_id ? requireArchive(deps, request.archive_id) : undefined
