@@ -33,8 +33,12 @@ const MAX_HEADINGS = 20
 const MAX_FIELDS = 50
 const MAX_TEXT = 200
 
-const TAG =
-  /<!--[\s\S]*?-->|<(script|style|noscript)\b[^>]*>[\s\S]*?<\/\1\s*>|<(\/?)([a-zA-Z][\w:-]*)((?:"[^"]*"|'[^']*'|[^'">])*)>/g
+/** Elements read for their text at once (unclosed ones pile up in bad markup), and their text. */
+const MAX_OPEN = 20
+const MAX_OPEN_TEXT = 2_000
+/** Their content is not markup: skipped to their end tag. */
+const RAW_TEXT = new Set(['script', 'style', 'noscript'])
+const TAG_NAME = /^<(\/?)([a-zA-Z][\w:-]*)/
 const ATTR = /([^\s=/>"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?/g
 
 const ENTITIES: Record<string, string> = {
@@ -98,7 +102,6 @@ export function readPage(markup: string, baseUrl: string): PageSummary {
   // Elements whose text is wanted, innermost last; text goes to every open one.
   const open: Open[] = []
   let form: PageForm | null = null
-  let last = 0
   const close = (tag: string) => {
     const at = open.findLastIndex((element) => element.tag === tag)
     if (at < 0) return
@@ -111,20 +114,61 @@ export function readPage(markup: string, baseUrl: string): PageSummary {
     } else if (/^h[1-3]$/.test(tag) && page.headings.length < MAX_HEADINGS && text)
       page.headings.push({ tag, selector: selectorOf(tag, element!.attrs), text })
   }
-  for (const match of markup.matchAll(TAG)) {
-    const between = markup.slice(last, match.index)
-    last = match.index + match[0].length
-    for (const element of open) element.text += between
-    const [, , slash, rawTag, rawAttrs] = match
-    if (!rawTag) continue
-    const tag = rawTag.toLowerCase()
+  const text = (between: string) => {
+    for (const element of open)
+      if (element.text.length < MAX_OPEN_TEXT) element.text += between.slice(0, MAX_OPEN_TEXT)
+  }
+  // One pass that never looks back, so hostile markup (unclosed comments, quotes or scripts)
+  // costs time in proportion to its length.
+  let at = 0
+  while (at < markup.length) {
+    const lt = markup.indexOf('<', at)
+    if (lt < 0) {
+      text(markup.slice(at))
+      break
+    }
+    text(markup.slice(at, lt))
+    if (markup.startsWith('<!--', lt)) {
+      const end = markup.indexOf('-->', lt + 4)
+      at = end < 0 ? markup.length : end + 3
+      continue
+    }
+    const name = TAG_NAME.exec(markup.slice(lt, lt + 64))
+    if (!name) {
+      text('<')
+      at = lt + 1
+      continue
+    }
+    let end = lt + name[0].length
+    for (let quote = ''; end < markup.length; end++) {
+      const c = markup[end]
+      if (quote) {
+        if (c === quote) quote = ''
+      } else if (c === '"' || c === "'") quote = c
+      else if (c === '>') break
+    }
+    // A tag never closed: the rest of the page is inside it.
+    if (end >= markup.length) break
+    at = end + 1
+    const slash = name[1]
+    const tag = name[2]!.toLowerCase()
+    const rawAttrs = markup.slice(lt + name[0].length, end)
     if (slash) {
       if (tag === 'form') form = null
       else close(tag)
       continue
     }
-    const attrs = attrsOf(rawAttrs ?? '')
+    if (RAW_TEXT.has(tag)) {
+      const closing = new RegExp(`</${tag}`, 'gi')
+      closing.lastIndex = at
+      const found = closing.exec(markup)
+      const after = found ? markup.indexOf('>', found.index) : -1
+      at = after < 0 ? markup.length : after + 1
+      continue
+    }
+    const attrs = attrsOf(rawAttrs)
     if (tag === 'title' || tag === 'a' || /^h[1-3]$/.test(tag)) {
+      if (open.length >= MAX_OPEN) open.shift()
       open.push({ tag, attrs, text: '' })
     } else if (tag === 'meta') {
       const key = attrs.property ?? attrs.name

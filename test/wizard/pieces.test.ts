@@ -1,8 +1,10 @@
-// The wizard's store of started generations: single use, expiry, a bounded count, the size cap.
+// The wizard's pieces without a server: the store of started generations (single use, expiry, a
+// bounded count, the size cap), fence stripping and the page reader.
 import { describe, expect, it } from 'bun:test'
 import { AppError } from '../../src/errors.ts'
 import { createGenerationStore } from '../../src/domain/wizard/generations.ts'
 import { stripCodeFences } from '../../src/domain/wizard/check-source.ts'
+import { readPage } from '../../src/domain/wizard/page-read.ts'
 
 describe('createGenerationStore', () => {
   it('answers a stored request once, as given', () => {
@@ -66,5 +68,44 @@ describe('stripCodeFences', () => {
 
   it('does not end a block at a shorter fence inside it', () => {
     expect(stripCodeFences('````md\na\n```\nb\n````')).toBe('a\n```\nb\n')
+  })
+})
+
+describe('readPage', () => {
+  it('reads forms, links and headings from loose markup', () => {
+    const page = readPage(
+      `<TITLE>T &#x26; &quot;q&quot;</TITLE><H2 class="name big">Name</h2>
+<form action="post.php" METHOD=POST><input type=password name=p><textarea name=t></textarea>
+<SCRIPT>document.write("<a href='/x'>x</a>")</SCRIPT><a href=/y>y <b>bold</b></a></form>`,
+      'https://example.com/dir/page',
+    )
+    expect(page.title).toBe('T & "q"')
+    expect(page.headings).toEqual([{ tag: 'h2', selector: 'h2.name', text: 'Name' }])
+    expect(page.links).toEqual([{ href: 'https://example.com/y', text: 'y bold' }])
+    expect(page.forms).toEqual([
+      {
+        action: 'https://example.com/dir/post.php',
+        method: 'POST',
+        id: null,
+        has_password: true,
+        fields: [
+          { name: 'p', type: 'password', required: false },
+          { name: 't', type: 'textarea', required: false },
+        ],
+      },
+    ])
+  })
+
+  it('reads hostile markup in one pass: unclosed comments, quotes, scripts and links', () => {
+    const many = (part: string) => part.repeat(50_000)
+    for (const markup of [
+      many('<!--'),
+      many('<a x="'),
+      many('<script>'),
+      many('<a href="/z">') + 'text',
+    ]) {
+      const page = readPage(markup, 'https://example.com/')
+      expect(page.links.length).toBeLessThanOrEqual(60)
+    }
   })
 })
