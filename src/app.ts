@@ -19,6 +19,7 @@ import { pluginsRoutes } from './http/routes/plugins.ts'
 import { downloadCompareRoutes } from './http/routes/download-compare.ts'
 import { downloadQueueRoutes } from './http/routes/download-queue.ts'
 import { splitRoutes } from './http/routes/split.ts'
+import { llmRoutes } from './http/routes/llm.ts'
 import { pluginWizardRoutes } from './http/routes/plugin-wizard.ts'
 
 export function createApp(deps: Deps) {
@@ -36,6 +37,7 @@ export function createApp(deps: Deps) {
     .use(archivesRoutes(deps))
     .use(searchRoutes(deps))
     .use(categoriesRoutes(deps))
+    .use(llmRoutes(deps))
     .use(tankoubonsRoutes(deps))
     .use(bookmarksRoutes(deps))
     .use(databaseRoutes(deps))

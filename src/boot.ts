@@ -139,7 +139,10 @@ export async function startServer(
       reader,
       thumbnailer,
       outbound,
-      llm: createLlmClient({ provider: () => llmProvider(config, settings) }),
+      llm: createLlmClient({
+        provider: () => llmProvider(config, settings),
+        timeoutMs: config.llmTimeoutMs,
+      }),
       sandbox,
       plugins,
       locks: createLocks(),

@@ -18,6 +18,8 @@ export const ConfigSchema = Type.Object({
   llmBaseUrl: Type.Optional(Type.String()),
   llmApiKey: Type.Optional(Type.String()),
   llmModel: Type.Optional(Type.String()),
+  /** One language-model attempt's time budget in ms (a local model on a CPU may need more). */
+  llmTimeoutMs: Type.Integer({ minimum: 100, maximum: 3_600_000 }),
   /** Host names (exact or `*.domain`), IPs or CIDRs outbound fetch may reach although private. */
   fetchAllowPrivate: Type.Array(Type.String()),
   /** Log threshold; default warn (quiet). */
@@ -50,6 +52,7 @@ const ENV_OF: Record<string, string> = {
   llmBaseUrl: 'TANKOBUN_LLM_BASE_URL',
   llmApiKey: 'TANKOBUN_LLM_API_KEY',
   llmModel: 'TANKOBUN_LLM_MODEL',
+  llmTimeoutMs: 'TANKOBUN_LLM_TIMEOUT_MS',
   fetchAllowPrivate: 'TANKOBUN_FETCH_ALLOW_PRIVATE',
   logLevel: 'TANKOBUN_LOG_LEVEL',
   watch: 'TANKOBUN_WATCH',
@@ -67,6 +70,7 @@ Every flag mirrors an environment variable; flags win.
   --llm-base-url URL       TANKOBUN_LLM_BASE_URL
   --llm-api-key KEY        TANKOBUN_LLM_API_KEY
   --llm-model NAME         TANKOBUN_LLM_MODEL
+  --llm-timeout-ms N       TANKOBUN_LLM_TIMEOUT_MS    one model call's budget, default 60000
   --fetch-allow-private H  TANKOBUN_FETCH_ALLOW_PRIVATE (comma-separated hosts, IPs, CIDRs)
   --log-level LEVEL        TANKOBUN_LOG_LEVEL         debug|info|warn|error|silent, default warn
   --watch true|false       TANKOBUN_WATCH             default true
@@ -110,6 +114,7 @@ export function loadConfig(
   const raw = (key: string): string | undefined => flags[key] ?? env[ENV_OF[key]!] ?? undefined
   const portText = raw('port') ?? '3000'
   const maxUploadText = raw('maxUploadMb') ?? '2048'
+  const llmTimeoutText = raw('llmTimeoutMs') ?? '60000'
   const candidate = {
     port: /^\d+$/.test(portText) ? Number(portText) : Number.NaN,
     host: raw('host') ?? '0.0.0.0',
@@ -119,6 +124,7 @@ export function loadConfig(
     llmBaseUrl: raw('llmBaseUrl') || undefined,
     llmApiKey: raw('llmApiKey') || undefined,
     llmModel: raw('llmModel') || undefined,
+    llmTimeoutMs: /^\d+$/.test(llmTimeoutText) ? Number(llmTimeoutText) : Number.NaN,
     fetchAllowPrivate: (raw('fetchAllowPrivate') ?? '')
       .split(',')
       .map((h) => h.trim())

@@ -197,6 +197,27 @@ export const POLICY: Record<string, RoutePolicy> = {
   'POST /api/tankoubons/:id/bookmarks/:page': { op: 'add_bookmark', access: 'admin' },
   'DELETE /api/tankoubons/:id/bookmarks/:page': { op: 'remove_bookmark', access: 'admin' },
   'PUT /api/tankoubons/:id/bookmarks/:page/name': { op: 'rename_bookmark', access: 'admin' },
+
+  // language model (docs/llm.md); without a provider key the model routes answer 400
+  'GET /api/llm/key-status': { op: 'llm_key_status', access: 'any' },
+  'POST /api/tankoubons/:id/ai/rename-suggestions': {
+    op: 'ai_rename_suggestions',
+    access: 'admin',
+  },
+  'POST /api/tankoubons/:id/ai/rename-chapter': { op: 'ai_rename_chapter', access: 'admin' },
+  'POST /api/tankoubons/ai-group-suggestions': { op: 'ai_group_suggestions', access: 'admin' },
+  'POST /api/tankoubons/ai-group-suggestions/ignore': {
+    op: 'ignore_group_suggestion',
+    access: 'admin',
+  },
+  'DELETE /api/tankoubons/ai-group-suggestions/ignore': {
+    op: 'unignore_group_suggestion',
+    access: 'admin',
+  },
+  'GET /api/tankoubons/ai-group-suggestions/ignored': {
+    op: 'ignored_group_suggestions',
+    access: 'any',
+  },
   'GET /api/archives/:id/bookmarks': {
     op: 'list_archive_bookmarks',
     access: 'any',

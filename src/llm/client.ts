@@ -28,7 +28,10 @@ export type LlmClientOptions = {
   provider: () => LlmProvider
   /** One attempt's budget (json: the whole answer; stream: the wait for each delta). */
   timeoutMs?: number
-  /** Further attempts after a 429, a 5xx or a network failure; never after another 4xx. */
+  /**
+   * Further attempts after a 429, a 5xx or a network failure; never after another 4xx, a timeout
+   * (a model too slow once is as slow again) or an invalid answer.
+   */
   retries?: number
   /** First wait before a retry, doubled each time (a provider's Retry-After wins, up to 30 s). */
   backoffMs?: number
@@ -154,7 +157,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
         signal,
       })
     } catch (cause) {
-      if (timedOut()) throw new Retryable(timeoutError(budgetMs))
+      if (timedOut()) throw timeoutError(budgetMs)
       if (signal.aborted) throw cause
       throw new Retryable(
         providerError(
@@ -165,7 +168,9 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     }
     if (response.ok) return response
     const text = await readText(response, 64 * 1024, signal).catch(() => '')
-    const message = `The language-model provider answered ${response.status}: ${providerMessage(text)}`
+    // A provider may echo the key it refused ("Incorrect API key provided: sk-..."): never passed on.
+    const said = providerMessage(text).replaceAll(provider.apiKey, '[key]')
+    const message = `The language-model provider answered ${response.status}: ${said}`
     const error = providerError(message, 'provider_status', { provider_status: response.status })
     log.warn('language-model provider error', { status: response.status, host: hostOf(url) })
     if (response.status === 429 || response.status >= 500)
@@ -217,7 +222,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
         try {
           text = await readText(response, maxBytes, signal)
         } catch (err) {
-          if (timedOut()) throw new Retryable(timeoutError(budget))
+          if (timedOut()) throw timeoutError(budget)
           throw err
         }
         return completionContent(text)
@@ -290,12 +295,12 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
                 while ((end = buffer.indexOf('\n')) >= 0) {
                   const line = buffer.slice(0, end).replace(/\r$/, '')
                   buffer = buffer.slice(end + 1)
-                  const delta = streamDelta(line)
+                  const delta = streamDelta(line, provider.apiKey)
                   if (delta === DONE) return
                   if (delta) yield delta
                 }
               }
-              const delta = streamDelta(buffer.trim())
+              const delta = streamDelta(buffer.trim(), provider.apiKey)
               if (delta && delta !== DONE) yield delta
             } finally {
               await reader.cancel().catch(() => {})
@@ -312,7 +317,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
 const DONE = Symbol('done')
 
 /** One SSE line of a streamed completion: its content delta, DONE, or nothing. */
-function streamDelta(line: string): string | typeof DONE | undefined {
+function streamDelta(line: string, apiKey: string): string | typeof DONE | undefined {
   if (!line.startsWith('data:')) return undefined
   const data = line.slice(5).trim()
   if (data === '[DONE]') return DONE
@@ -329,7 +334,7 @@ function streamDelta(line: string): string | typeof DONE | undefined {
   const e = event as { choices?: { delta?: { content?: unknown } }[]; error?: unknown }
   if (e.error !== undefined)
     throw providerError(
-      `The language-model provider reported an error: ${providerMessage(JSON.stringify(event))}`,
+      `The language-model provider reported an error: ${providerMessage(JSON.stringify(event)).replaceAll(apiKey, '[key]')}`,
       'provider_status',
     )
   const content = e.choices?.[0]?.delta?.content

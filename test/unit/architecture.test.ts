@@ -143,6 +143,16 @@ describe('architecture', () => {
     expect(offenders).toEqual([])
   })
 
+  it('the language-model client imports only the model, errors, log and config types', () => {
+    const allowed = ['src/errors.ts', 'src/log.ts', 'src/config.ts']
+    const outside = (spec: string, file: string) =>
+      spec.startsWith('.') &&
+      !['src/llm/', 'src/model/'].some((f) => intoFolder(spec, file, f)) &&
+      !allowed.includes(relative(ROOT, join(file, '..', spec)))
+    expect(violations('src/llm', outside)).toEqual([])
+    expect(sourceFiles(join(ROOT, 'src/llm')).length).toBeGreaterThan(0)
+  })
+
   it('archive readers never import domain code', () => {
     expect(
       violations('src/archive', (spec, file) => intoFolder(spec, file, 'src/domain/')),

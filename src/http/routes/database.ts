@@ -24,6 +24,7 @@ import { checkBackupUpload } from '../../domain/database/restore.ts'
 import { listSnapshots, removeSnapshot, snapshotDocument } from '../../domain/database/snapshots.ts'
 import { subfoldersToCategories } from '../../domain/database/subfolders-to-categories.ts'
 import { subfoldersToTankoubons } from '../../domain/database/subfolders-to-tankoubons.ts'
+import { llmFolderNamer } from '../../domain/llm/folder-namer.ts'
 
 /** The uploaded backup file of a multipart body, stored under data/backups and checked. */
 async function receiveBackupForm(deps: Deps, request: Request) {
@@ -112,7 +113,7 @@ export const databaseRoutes = (deps: Deps) =>
     .post('/api/database/scripts/subfolders-to-categories', async () =>
       ok(await subfoldersToCategories(deps)),
     )
-    // No language-model client exists yet (step 8): the folder name is the whole behaviour.
-    .post('/api/database/scripts/subfolders-to-tankoubons', async () =>
-      ok(await subfoldersToTankoubons(deps)),
+    // With a provider configured the model names each folder, best effort (domain/llm).
+    .post('/api/database/scripts/subfolders-to-tankoubons', async ({ request }) =>
+      ok(await subfoldersToTankoubons(deps, llmFolderNamer(deps, request.signal))),
     )

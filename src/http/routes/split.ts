@@ -15,6 +15,10 @@ import { splitTree } from '../../domain/split/tree.ts'
 import { analyzeSplit, currentSplitSuggestion } from '../../domain/split/suggest.ts'
 import { startSplit } from '../../domain/split/start.ts'
 import { followSplit, latestSplitJob } from '../../domain/split/follow.ts'
+import { SplitRefineFailed, llmSplitRefiner } from '../../domain/llm/split-refiner.ts'
+import { createLogger } from '../../log.ts'
+
+const log = createLogger('split')
 
 export const splitRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.split', prefix: '/api/archives' })
@@ -31,7 +35,19 @@ export const splitRoutes = (deps: Deps) =>
     )
     .post(
       '/:id/split-suggestion',
-      async ({ params }) => ok(toWireSplitSuggestion(await analyzeSplit(deps, params.id))),
+      async ({ params, request }) => {
+        // With a provider configured the model regroups the folder suggestion; when it fails
+        // (unreachable, timed out, an invalid plan) the folder suggestion is stored instead.
+        const refine = llmSplitRefiner(deps, request.signal)
+        const suggestion = await analyzeSplit(deps, params.id, refine).catch((error: unknown) => {
+          if (!(error instanceof SplitRefineFailed)) throw error
+          log.warn('split not refined by the language model; folders decide', {
+            error: error.message,
+          })
+          return analyzeSplit(deps, params.id)
+        })
+        return ok(toWireSplitSuggestion(suggestion))
+      },
       { params: SplitModel.params },
     )
     .post(

@@ -1,0 +1,71 @@
+// Language-model routes: whether a provider is configured, Tankoubon rename suggestions, and
+// Tankoubon group suggestions with their ignore list. Without a provider key the model routes
+// answer 400; the ignore list works without one.
+import { Elysia } from 'elysia'
+import type { Deps } from '../../deps.ts'
+import { requestContext } from '../context.ts'
+import { ok } from '../envelope.ts'
+import { suggestChapterRename, suggestTankRename } from '../../domain/llm/tank-rename.ts'
+import {
+  ignoreGroupSuggestion,
+  listIgnoredGroupSuggestions,
+  suggestGroups,
+  unignoreGroupSuggestion,
+} from '../../domain/llm/group-suggestions.ts'
+import {
+  LlmModel,
+  toWireChapterRename,
+  toWireGroupSuggestions,
+  toWireIgnored,
+  toWireRenameSuggestions,
+} from '../models/llm.ts'
+
+export const llmRoutes = (deps: Deps) =>
+  new Elysia({ name: 'routes.llm' })
+    .use(requestContext(deps))
+    .get('/api/llm/key-status', () => ({ configured: deps.llm.configured() }))
+    .post(
+      '/api/tankoubons/:id/ai/rename-suggestions',
+      async ({ params, request }) =>
+        ok(toWireRenameSuggestions(await suggestTankRename(deps, params.id, request.signal))),
+      { params: LlmModel.params },
+    )
+    .post(
+      '/api/tankoubons/:id/ai/rename-chapter',
+      async ({ params, body, request }) =>
+        ok(
+          toWireChapterRename(
+            await suggestChapterRename(deps, params.id, body.archive_index, request.signal),
+          ),
+        ),
+      { params: LlmModel.params, body: LlmModel.chapterBody },
+    )
+    .post(
+      '/api/tankoubons/ai-group-suggestions',
+      async ({ body, request }) =>
+        ok(
+          toWireGroupSuggestions(
+            await suggestGroups(deps, { limit: body?.limit, signal: request.signal }),
+          ),
+        ),
+      { body: LlmModel.groupBody },
+    )
+    .post(
+      '/api/tankoubons/ai-group-suggestions/ignore',
+      ({ body }) => ok(toWireIgnored(ignoreGroupSuggestion(deps, body.archives))),
+      { body: LlmModel.ignoreBody },
+    )
+    .delete(
+      '/api/tankoubons/ai-group-suggestions/ignore',
+      ({ body, query }) =>
+        ok(
+          unignoreGroupSuggestion(deps, {
+            key: body?.key ?? query.key,
+            archiveIds: body?.archives,
+          }),
+        ),
+      { body: LlmModel.unignoreBody, query: LlmModel.unignoreQuery },
+    )
+    .get('/api/tankoubons/ai-group-suggestions/ignored', () =>
+      ok({ ignored: listIgnoredGroupSuggestions(deps).map(toWireIgnored) }),
+    )
