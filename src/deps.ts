@@ -38,7 +38,7 @@ export type Deps = {
   events: EventBus
   reader: ArchiveReader
   thumbnailer: Thumbnailer
-  /** The one outbound HTTP client (plugins, downloads, language model): shared domain rules. */
+  /** The one outbound HTTP client (plugins, downloads): shared domain rules. */
   outbound: OutboundFetch
   /** The language-model provider (OpenAI-compatible); `configured()` false without a key. */
   llm: LlmClient
