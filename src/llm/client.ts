@@ -211,7 +211,8 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
           {
             model: provider.model,
             messages: [schemaInstruction(schema), ...messages],
-            response_format: { type: 'json_object' },
+            // JSON mode answers an object only: asked for when the schema is one.
+            ...(schema.type === 'object' ? { response_format: { type: 'json_object' } } : {}),
             stream: false,
           },
           signal,
@@ -248,22 +249,28 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
           const provider = current()
           const budget = opts.timeoutMs ?? timeoutMs
           // The budget is renewed by every chunk: a long answer that keeps coming is not cut.
-          const idle = new AbortController()
+          // One controller per attempt: a retry's wait (Retry-After may pass the budget) must not
+          // leave the next attempt aborted before it starts.
+          let idle = new AbortController()
           let timer: ReturnType<typeof setTimeout> | undefined
           const arm = () => {
             clearTimeout(timer)
-            timer = setTimeout(() => idle.abort(), budget)
+            const current = idle
+            timer = setTimeout(() => current.abort(), budget)
           }
-          const signal = opts.signal ? AbortSignal.any([opts.signal, idle.signal]) : idle.signal
           const timedOut = () => idle.signal.aborted && !opts.signal?.aborted
+          const signalOf = () =>
+            opts.signal ? AbortSignal.any([opts.signal, idle.signal]) : idle.signal
           try {
             // Retried only until the provider accepts: once deltas flow, a failure ends the stream.
             const response = await withRetries(opts.signal, () => {
+              clearTimeout(timer)
+              idle = new AbortController()
               arm()
               return post(
                 provider,
                 { model: provider.model, messages, stream: true },
-                signal,
+                signalOf(),
                 timedOut,
                 budget,
               )

@@ -173,6 +173,12 @@ describe('stream', () => {
     provider.reply = (_body, n) => (n === 1 ? { status: 502 } : { stream: ['ok'] })
     expect(await collect(client.stream(ask))).toEqual(['ok'])
     expect(provider.requests).toHaveLength(2)
+    // A Retry-After longer than the budget: the next attempt still gets its whole budget.
+    provider.requests.length = 0
+    provider.reply = (_body, n) =>
+      n === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { stream: ['later'] }
+    expect(await collect(client.stream(ask))).toEqual(['later'])
+    expect(provider.requests).toHaveLength(2)
   })
 })
 
