@@ -163,3 +163,14 @@ describe('a key set in the settings', () => {
     }
   })
 })
+
+describe('POST /api/database/drop', () => {
+  it('forgets the ignored group suggestions (their ids come back with the rescan)', async () => {
+    const before = await app.json('/api/tankoubons/ai-group-suggestions/ignored', { cookie })
+    expect(before.body.ignored.length).toBeGreaterThan(0)
+    expect((await post('/api/database/drop')).status).toBe(200)
+    cookie = await app.login()
+    const after = await app.json('/api/tankoubons/ai-group-suggestions/ignored', { cookie })
+    expect(after.body.ignored).toEqual([])
+  })
+})

@@ -41,3 +41,8 @@ export function listIgnoredSuggestions(db: Db): IgnoredGroupSuggestion[] {
       ignoredAt: row.ignoredAt,
     }))
 }
+
+/** Forgets every ignored suggestion (drop); how many there were. */
+export function clearIgnoredSuggestions(db: Db): number {
+  return db.delete(ignoredGroupSuggestions).returning().all().length
+}

@@ -1,11 +1,12 @@
 // POST /api/database/drop: the whole database goes, preferences included (SPEC 4, Database). What
-// goes: every archive row, category, Tankoubon, bookmark and duplicate group, every API token and
-// session (the caller is signed out: "may lock the caller out"), every setting back to its
-// default, the pages-read counter. What stays: the admin password (dropping it would leave the instance either
-// open to anyone or closed to everyone), the files in the content folder and their thumbnails (a
-// rescan catalogues them again under the same ids), installed plugins, the download queue, job
-// history and import snapshots. Before anything goes, the library is written as a snapshot in the
-// same transaction, so a drop made by mistake is undone by restoring that snapshot.
+// goes: every archive row, category, Tankoubon, bookmark, duplicate group and ignored group
+// suggestion, every API token and session (the caller is signed out: "may lock the caller out"),
+// every setting back to its default, the pages-read counter. What stays: the admin password
+// (dropping it would leave the instance either open to anyone or closed to everyone), the files in
+// the content folder and their thumbnails (a rescan catalogues them again under the same ids),
+// installed plugins, the download queue, job history and import snapshots. Before anything goes,
+// the library is written as a snapshot in the same transaction, so a drop made by mistake is
+// undone by restoring that snapshot.
 import type { Deps } from '../../deps.ts'
 import { listCategoryRows } from '../../db/repos/categories.repo.ts'
 import {
@@ -14,6 +15,7 @@ import {
   listAllArchiveIds,
 } from '../../db/repos/database.repo.ts'
 import { clearDuplicateGroups } from '../../db/repos/duplicates.repo.ts'
+import { clearIgnoredSuggestions } from '../../db/repos/group-suggestions.repo.ts'
 import { listTankoubonRows } from '../../db/repos/tankoubons.repo.ts'
 import { commit } from '../commit.ts'
 import { deleteArchiveRows } from '../archives/save.ts'
@@ -46,6 +48,8 @@ export function dropDatabase(deps: Deps): DropResult {
     const { tokens, sessions } = deleteAllCredentials(w.db)
     // Groups name archives by id, and a rescan brings the same ids back: they would show again.
     clearDuplicateGroups(w.db)
+    // Ignored group suggestions too: keys of the same ids, a choice about the library dropped.
+    clearIgnoredSuggestions(w.db)
     return {
       archives: archiveIds.length,
       categories: categories.length,
