@@ -126,9 +126,12 @@ async function autoRunBench(count: number): Promise<void> {
     const rescan = await call('/api/shinobu/rescan', { method: 'POST' })
     if (!rescan.ok) throw new Error(`rescan failed: ${rescan.status}`)
     const searchTimes: number[] = []
+    /** When each search was sent (epoch ms), to split them by whether the rescan still ran. */
+    const searchAt: number[] = []
     let tagged = 0
     while (tagged < count) {
       const t = performance.now()
+      searchAt.push(Date.now())
       const res = await call(
         `/api/search?filter=${encodeURIComponent('series:autorun bench$')}&start=0`,
       )
@@ -165,7 +168,24 @@ async function autoRunBench(count: number): Promise<void> {
          FROM jobs WHERE finished_at IS NOT NULL GROUP BY name`,
       )
       .all() as { name: string; jobs: number; busy: number; first: number; last: number }[]
+    const scanEnd = (
+      db.query(`SELECT max(finished_at) AS last FROM jobs WHERE name = 'rescan'`).get() as {
+        last: number | null
+      }
+    ).last
     db.close()
+    if (scanEnd !== null) {
+      const during = searchTimes.filter((_, i) => searchAt[i]! <= scanEnd)
+      const after = searchTimes.filter((_, i) => searchAt[i]! > scanEnd)
+      const split = (label: string, samples: number[]) =>
+        samples.length === 0
+          ? `${label} none`
+          : `${label} p50 ${percentile(samples, 0.5)} / p95 ${percentile(samples, 0.95)} ms ` +
+            `(${samples.length})`
+      console.log(
+        `  /api/search ${split('while the rescan ran', during)}, ${split('after it', after)}`,
+      )
+    }
     for (const span of spans)
       console.log(
         `  ${span.name}: ${span.jobs} job(s), ${(span.busy / 1000).toFixed(1)} s running, ` +
