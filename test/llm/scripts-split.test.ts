@@ -29,6 +29,8 @@ beforeAll(async () => {
       mkdirSync(join(dir, '[Ann] Blue Sky (Digital)'))
       await makeCbz(join(dir, '[Ann] Blue Sky (Digital)', 'Blue Sky v01.cbz'))
       await makeCbz(join(dir, '[Ann] Blue Sky (Digital)', 'Blue Sky v02.cbz'))
+      mkdirSync(join(dir, 'Red Moon'))
+      await makeCbz(join(dir, 'Red Moon', 'Red Moon 01.cbz'))
       await makeCbz(join(dir, 'Omnibus.cbz'), {
         names: ['Vol 1/001.jpg', 'Vol 1/002.jpg', 'Vol 1/extras/001.jpg', 'Vol 2/001.jpg'],
       })
@@ -45,7 +47,8 @@ afterAll(async () => {
   await provider[Symbol.asyncDispose]()
 })
 
-async function subfolders(reply: Reply): Promise<Wire> {
+/** Runs the script; the Tankoubons it made by their archive count (Blue Sky 2, Red Moon 1). */
+async function subfolders(reply: FakeProvider['reply']): Promise<{ blue: Wire; red: Wire }> {
   provider.requests.length = 0
   provider.reply = reply
   const res = await app.req('/api/database/scripts/subfolders-to-tankoubons', {
@@ -56,41 +59,51 @@ async function subfolders(reply: Reply): Promise<Wire> {
   expect(res.status).toBe(200)
   expect(text).not.toContain(KEY)
   const body = JSON.parse(text) as Wire
-  expect(body.created).toBe(1)
-  return body.tankoubons[0]
+  expect(body.created).toBe(2)
+  const byCount = (n: number) => (body.tankoubons as Wire[]).find((t) => t.archives === n)!
+  return { blue: byCount(2), red: byCount(1) }
 }
 
 describe('subfolders-to-tankoubons with a provider', () => {
-  it('names the Tankoubon and tags its author from the model', async () => {
-    const made = await subfolders({ json: { name: 'Blue Sky', author_tag: 'artist:ann' } })
-    expect(made).toMatchObject({ name: 'Blue Sky', tags: 'artist:ann', archives: 2 })
-    const prompt = userPrompt(provider.requests[0]!)
-    expect(prompt).toContain('[Ann] Blue Sky (Digital)')
-    expect(prompt).toContain('Blue Sky v02.cbz')
-    const stored = await app.json(`/api/tankoubons/${made.id}`, { cookie })
+  it('names each Tankoubon and tags its author from the model', async () => {
+    const { blue, red } = await subfolders((body) =>
+      JSON.stringify(body.messages).includes('Blue Sky v02.cbz')
+        ? { json: { name: 'Blue Sky', author_tag: 'artist:ann' } }
+        : { json: { name: 'Red Moon', author_tag: 'circle:moon works' } },
+    )
+    expect(blue).toMatchObject({ name: 'Blue Sky', tags: 'artist:ann', archives: 2 })
+    expect(red).toMatchObject({ name: 'Red Moon', tags: 'circle:moon works', archives: 1 })
+    expect(provider.requests).toHaveLength(2)
+    const stored = await app.json(`/api/tankoubons/${blue.id}`, { cookie })
     expect(stored.body).toMatchObject({ name: 'Blue Sky', tags: 'artist:ann' })
   })
 
   it('keeps the name without a tag when the model is unsure (author_tag null)', async () => {
-    const made = await subfolders({ json: { name: 'Blue Sky', author_tag: null } })
-    expect(made).toMatchObject({ name: 'Blue Sky', tags: '' })
+    const { blue } = await subfolders({ json: { name: 'Blue Sky', author_tag: null } })
+    expect(blue).toMatchObject({ name: 'Blue Sky', tags: '' })
   })
 
-  it('falls back to the folder name and no tag on a malformed answer', async () => {
+  it('falls back to the folder name and no tag on a malformed answer, folder by folder', async () => {
     for (const reply of [
       { content: 'Blue Sky by Ann' },
       { json: { name: 'Blue Sky', author_tag: 'author:ann' } },
       { json: { title: 'Blue Sky' } },
-      { status: 400 },
     ] satisfies Reply[]) {
-      const made = await subfolders(reply)
-      expect(made).toMatchObject({ name: '[Ann] Blue Sky (Digital)', tags: '' })
+      const { blue, red } = await subfolders(reply)
+      expect(blue).toMatchObject({ name: '[Ann] Blue Sky (Digital)', tags: '' })
+      expect(red).toMatchObject({ name: 'Red Moon', tags: '' })
+      // An invalid answer for one folder does not stop the model being asked for the next.
+      expect(provider.requests).toHaveLength(2)
     }
   })
 
-  it('falls back to the folder name when the provider is too slow', async () => {
-    const made = await subfolders(SLOW)
-    expect(made).toMatchObject({ name: '[Ann] Blue Sky (Digital)', tags: '' })
+  it('falls back to folder names when the provider fails or is too slow, asking it once', async () => {
+    for (const reply of [SLOW, { status: 401 }] satisfies Reply[]) {
+      const { blue, red } = await subfolders(reply)
+      expect(blue).toMatchObject({ name: '[Ann] Blue Sky (Digital)', tags: '' })
+      expect(red).toMatchObject({ name: 'Red Moon', tags: '' })
+      expect(provider.requests).toHaveLength(1)
+    }
   })
 })
 

@@ -3,6 +3,7 @@
 // keeps the folder name and no tag when this throws or answers nothing (its own fallback).
 import { Type } from '@sinclair/typebox'
 import type { Deps } from '../../deps.ts'
+import { AppError } from '../../errors.ts'
 import type { ChatMessage } from '../../llm/client.ts'
 import type { FolderNamer } from '../database/subfolders-to-tankoubons.ts'
 
@@ -28,7 +29,11 @@ author_tag null when unsure.`
 /** The namer, or undefined when no provider is configured (the script then keeps folder names). */
 export function llmFolderNamer(deps: Deps, signal?: AbortSignal): FolderNamer | undefined {
   if (!deps.llm.configured()) return undefined
+  // A provider that is down or too slow for one folder is for the next: the rest of the run keeps
+  // folder names at once instead of waiting out a timeout per folder. A bad answer is per folder.
+  let down = false
   return async ({ folder, archivePaths }) => {
+    if (down) return null
     const files = archivePaths.slice(0, FILES_SHOWN).map((p) => {
       const leaf = p.slice(p.lastIndexOf('/') + 1)
       return `- ${JSON.stringify(leaf)}`
@@ -44,11 +49,12 @@ export function llmFolderNamer(deps: Deps, signal?: AbortSignal): FolderNamer | 
           'Answer {"name": the collection name, "author_tag": "artist:..." or "circle:..." or null}.',
       },
     ]
-    const answer = await deps.llm.json<{ name: string; author_tag?: string | null }>(
-      messages,
-      Answer,
-      { signal },
-    )
+    const answer = await deps.llm
+      .json<{ name: string; author_tag?: string | null }>(messages, Answer, { signal })
+      .catch((error: unknown) => {
+        if (error instanceof AppError && error.extra?.reason !== 'invalid_answer') down = true
+        throw error
+      })
     return { name: answer.name, authorTag: answer.author_tag ?? undefined }
   }
 }
