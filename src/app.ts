@@ -21,6 +21,7 @@ import { downloadQueueRoutes } from './http/routes/download-queue.ts'
 import { splitRoutes } from './http/routes/split.ts'
 import { llmRoutes } from './http/routes/llm.ts'
 import { pluginWizardRoutes } from './http/routes/plugin-wizard.ts'
+import { opdsRoutes } from './http/routes/opds.ts'
 
 export function createApp(deps: Deps) {
   // The route list is read on the first miss, after every route below is registered.
@@ -46,6 +47,7 @@ export function createApp(deps: Deps) {
     .use(splitRoutes(deps))
     .use(downloadQueueRoutes(deps))
     .use(pluginWizardRoutes(deps))
+    .use(opdsRoutes(deps))
   routes = () => app.routes
   return app
 }

@@ -20,7 +20,7 @@ export async function resolveCaller(
   // Anything else in the header (another scheme such as a proxy's Basic credentials, a malformed
   // or dead token) is not a credential, so the session cookie still counts, as in LANraragi.
   const authorization = request.headers.get('authorization')
-  const secret = authorization ? parseBearer(authorization) : null
+  const secret = authorization ? tokenSecret(authorization) : null
   const token = secret ? authenticateApiToken(deps, secret, ip) : null
   if (token) return { kind: 'token', tokenId: token.id, role: token.role }
   const access = readCookie(request, ACCESS_COOKIE)
@@ -29,4 +29,17 @@ export async function resolveCaller(
     if (familyId && sessionIsLive(deps, familyId)) return { kind: 'session', familyId }
   }
   return ANONYMOUS
+}
+
+/**
+ * The API token an Authorization header carries: `Bearer <token>` (raw or base64), or Basic
+ * credentials whose password is the token (any user name). OPDS readers can only send Basic
+ * credentials (docs/clients.md); a Basic password that is not a token is no credential.
+ */
+function tokenSecret(authorization: string): string | null {
+  const basic = /^Basic\s+([A-Za-z0-9+/=]{1,1024})\s*$/i.exec(authorization)
+  if (!basic) return parseBearer(authorization)
+  const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  return colon < 0 ? null : parseBearer(`Bearer ${decoded.slice(colon + 1).trim()}`)
 }

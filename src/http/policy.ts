@@ -240,6 +240,14 @@ export const POLICY: Record<string, RoutePolicy> = {
   },
   'PUT /api/bookmarks/only-matching': { op: 'put_only_matching_bookmarks', access: 'admin' },
 
+  // OPDS catalog (routes/opds.ts, docs/clients.md): read like the archive routes, guest-scoped
+  'GET /api/opds': { op: 'opds_root', access: 'any', guestScope: true },
+  'GET /api/opds/opensearch.xml': { op: 'opds_opensearch', access: 'any', guestScope: true },
+  'GET /api/opds/categories': { op: 'opds_categories', access: 'any', guestScope: true },
+  'GET /api/opds/categories/:id': { op: 'opds_category', access: 'any', guestScope: true },
+  'GET /api/opds/search': { op: 'opds_search', access: 'any', guestScope: true },
+  'GET /api/opds/:list': { op: 'opds_list', access: 'any', guestScope: true },
+
   // download queue (routes/download-queue.ts)
   'GET /api/download_queue': { op: 'list_download_queue', access: 'any' },
   'POST /api/download_queue': { op: 'add_to_download_queue', access: 'admin' },

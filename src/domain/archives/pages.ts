@@ -62,6 +62,25 @@ export async function requirePage(
   return path
 }
 
+/**
+ * The entry a page request names: `path` (an entry of the page list) or `index`, its 0-based
+ * place in the page list (the route turns `page=N` into it).
+ */
+export async function pageEntry(
+  deps: Pick<Deps, 'db' | 'reader' | 'config'>,
+  row: ArchiveRow,
+  selector: { path: string } | { index: number },
+): Promise<string> {
+  if ('path' in selector) return requirePage(deps, row, selector.path)
+  const pages = await pagesOf(deps, row)
+  const entry = pages[selector.index]
+  if (entry === undefined)
+    throw fail.bad_request(
+      `This archive has ${pages.length} pages; page ${selector.index + 1} is past them.`,
+    )
+  return entry
+}
+
 /** A page's bytes; a damaged archive or a vanished file is a 400 with a short reason. */
 export async function readPageBytes(
   deps: Deps,

@@ -42,7 +42,13 @@ export const ArchiveModel = {
   /** Files list and page thumbnails: `force` re-reads or remakes. */
   forceQuery: t.Object({ force: t.Optional(t.String()) }),
   /** One page: its entry name, as the files list gave it. */
-  pageQuery: t.Object({ path: t.Optional(t.String()) }),
+  /** `path` (an entry name) or `page` (1-based, 0-based with zero_based=true: OPDS-PSE). */
+  pageQuery: t.Object({
+    path: t.Optional(t.String()),
+    page: t.Optional(t.String()),
+    zero_based: t.Optional(t.String()),
+    max_width: t.Optional(t.String()),
+  }),
   /** How many pages to measure, from the first; all of them by default. */
   dimensionsQuery: t.Object({ count: t.Optional(t.String()) }),
   thumbnailQuery: t.Object({ page: t.Optional(t.String()), no_fallback: t.Optional(t.String()) }),

@@ -27,8 +27,8 @@ import {
   listFiles,
   pageDimensions,
   pageEtag,
+  pageEntry,
   readPageBytes,
-  requirePage,
 } from '../../domain/archives/pages.ts'
 import { deleteArchive, deleteArchives, deletePatch } from '../../domain/archives/remove.ts'
 import { renameArchive } from '../../domain/archives/rename.ts'
@@ -144,8 +144,7 @@ export const archivesRoutes = (deps: Deps) =>
       async ({ params, query, request, guestScoped }) => {
         const row = requireArchive(deps, params.id, guestScoped)
         // Checked after the archive: a guest gets its 404 for a hidden archive first.
-        if (query.path === undefined) throw fail.bad_request('Missing path.')
-        const entry = await requirePage(deps, row, query.path)
+        const entry = await pageEntry(deps, row, pageSelector(query))
         const etag = pageEtag(row, entry)
         const headers = { etag, 'cache-control': 'private, max-age=604800' }
         if (etagMatches(request.headers.get('if-none-match'), etag))
@@ -239,3 +238,19 @@ export const archivesRoutes = (deps: Deps) =>
       },
       { params: ArchiveModel.params },
     )
+
+/**
+ * `path=` (an entry name) or `page=N`: 1-based, or 0-based with zero_based=true (the numbering
+ * of the OPDS-PSE stream link, docs/clients.md).
+ */
+function pageSelector(query: {
+  path?: string
+  page?: string
+  zero_based?: string
+}): { path: string } | { index: number } {
+  if (query.path !== undefined) return { path: query.path }
+  if (query.page === undefined) throw fail.bad_request('Missing path.')
+  const zeroBased = parseFlag(query.zero_based, 'zero_based')
+  const page = parseInteger(query.page, 'page', { min: zeroBased ? 0 : 1 })
+  return { index: zeroBased ? page : page - 1 }
+}

@@ -1,0 +1,89 @@
+// OPDS 1.2 catalog routes (docs/clients.md, "OPDS"): Atom XML feeds for e-readers and comic
+// apps, guest-scoped like the archive reads. Until the search index is built the acquisition
+// feeds answer a bare 204, as /api/search does.
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../deps.ts'
+import { requestContext } from '../context.ts'
+import { parseInteger } from '../params.ts'
+import { fail } from '../../errors.ts'
+import {
+  ACQUISITION_TYPE,
+  NAVIGATION_TYPE,
+  OPENSEARCH_TYPE,
+  acquisitionFeed,
+  categoriesFeed,
+  categoryRequest,
+  isListName,
+  listRequest,
+  openSearchDescription,
+  rootFeed,
+  searchRequest,
+  type AcquisitionRequest,
+} from '../../domain/opds/feeds.ts'
+
+type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
+
+const pageQuery = t.Object({ page: t.Optional(t.String()) })
+const searchQuery = t.Object({ q: t.Optional(t.String()), page: t.Optional(t.String()) })
+
+/** Feed pages past this are refused: the offset stays far within what the index pages. */
+const MAX_FEED_PAGE = 1_000_000
+/** Search terms longer than this are refused before they reach the filter parser. */
+const MAX_QUERY_CHARS = 4096
+
+const feedPage = (value: string | undefined) =>
+  parseInteger(value, 'page', { min: 1, max: MAX_FEED_PAGE, fallback: 1 })
+
+function xml(set: ResponseSet, type: string, body: string): string {
+  set.headers['content-type'] = `${type};charset=utf-8`
+  set.headers['cache-control'] = 'private, no-cache'
+  return body
+}
+
+export const opdsRoutes = (deps: Deps) => {
+  const acquisition = (set: ResponseSet, request: AcquisitionRequest, guestScoped: boolean) => {
+    const body = acquisitionFeed(deps, request, guestScoped)
+    if (body === null) {
+      set.status = 204
+      return ''
+    }
+    return xml(set, ACQUISITION_TYPE, body)
+  }
+  return new Elysia({ name: 'routes.opds' })
+    .use(requestContext(deps))
+    .get('/api/opds', ({ set }) => xml(set, NAVIGATION_TYPE, rootFeed(deps)))
+    .get('/api/opds/opensearch.xml', ({ set }) =>
+      xml(set, OPENSEARCH_TYPE, openSearchDescription(deps)),
+    )
+    .get('/api/opds/categories', ({ set, guestScoped }) =>
+      xml(set, NAVIGATION_TYPE, categoriesFeed(deps, guestScoped)),
+    )
+    .get(
+      '/api/opds/categories/:id',
+      ({ params, query, set, guestScoped }) =>
+        acquisition(
+          set,
+          categoryRequest(deps, params.id, feedPage(query.page), guestScoped),
+          guestScoped,
+        ),
+      { params: t.Object({ id: t.String() }), query: pageQuery },
+    )
+    .get(
+      '/api/opds/search',
+      ({ query, set, guestScoped }) => {
+        const q = (query.q ?? '').trim()
+        if (q.length > MAX_QUERY_CHARS)
+          throw fail.bad_request(`q is longer than ${MAX_QUERY_CHARS} characters.`)
+        return acquisition(set, searchRequest(q, feedPage(query.page)), guestScoped)
+      },
+      { query: searchQuery },
+    )
+    .get(
+      '/api/opds/:list',
+      ({ params, query, set, guestScoped }) => {
+        if (!isListName(params.list)) throw fail.not_found('No such OPDS feed.')
+        return acquisition(set, listRequest(params.list, feedPage(query.page)), guestScoped)
+      },
+      { params: t.Object({ list: t.String() }), query: pageQuery },
+    )
+}
