@@ -32,6 +32,7 @@ import {
 } from '../../domain/archives/pages.ts'
 import { deleteArchive, deleteArchives, deletePatch } from '../../domain/archives/remove.ts'
 import { renameArchive } from '../../domain/archives/rename.ts'
+import { clampWidth, resizedEtag, resizedPage } from '../../domain/archives/page-resize.ts'
 import { discardStagedUpload, stageUpload } from '../../domain/archives/stage.ts'
 import { ingestStaged } from '../../domain/archives/upload.ts'
 import { getThumbnail, queuePageThumbnails, setCover } from '../../domain/archives/thumbnails.ts'
@@ -145,13 +146,30 @@ export const archivesRoutes = (deps: Deps) =>
         const row = requireArchive(deps, params.id, guestScoped)
         // Checked after the archive: a guest gets its 404 for a hidden archive first.
         const entry = await pageEntry(deps, row, pageSelector(query))
+        const maxWidth = parseMaxWidth(query.max_width)
+        const ifNoneMatch = request.headers.get('if-none-match')
+        const cacheControl = 'private, max-age=604800'
+        const notModified = (etag: string) =>
+          new Response(null, { status: 304, headers: { etag, 'cache-control': cacheControl } })
+        const resizing = maxWidth !== null && deps.settings.get('server_resizes_images')
+        if (resizing) {
+          const etag = resizedEtag(row, entry, maxWidth, deps.settings.get('thumbnail_format'))
+          if (etagMatches(ifNoneMatch, etag)) return notModified(etag)
+        }
         const etag = pageEtag(row, entry)
-        const headers = { etag, 'cache-control': 'private, max-age=604800' }
-        if (etagMatches(request.headers.get('if-none-match'), etag))
-          return new Response(null, { status: 304, headers })
+        if (etagMatches(ifNoneMatch, etag)) return notModified(etag)
         const bytes = await readPageBytes(deps, row, entry)
+        const resized = resizing ? await resizedPage(deps, row, entry, bytes, maxWidth) : null
+        if (resized)
+          return new Response(resized.bytes as Uint8Array<ArrayBuffer>, {
+            headers: {
+              etag: resized.etag,
+              'cache-control': cacheControl,
+              'content-type': resized.contentType,
+            },
+          })
         return new Response(bytes as Uint8Array<ArrayBuffer>, {
-          headers: { ...headers, 'content-type': pageMimeType(entry) },
+          headers: { etag, 'cache-control': cacheControl, 'content-type': pageMimeType(entry) },
         })
       },
       { params: ArchiveModel.params, query: ArchiveModel.pageQuery },
@@ -253,4 +271,13 @@ function pageSelector(query: {
   const zeroBased = parseFlag(query.zero_based, 'zero_based')
   const page = parseInteger(query.page, 'page', { min: zeroBased ? 0 : 1 })
   return { index: zeroBased ? page : page - 1 }
+}
+
+/**
+ * `max_width`: a width in px, brought within 64..4096 (page-resize.ts); absent, empty or an
+ * unfilled `{maxWidth}` of the OPDS-PSE template means no limit.
+ */
+function parseMaxWidth(value: string | undefined): number | null {
+  if (value === undefined || value === '' || value === '{maxWidth}') return null
+  return clampWidth(parseInteger(value, 'max_width', { min: 1 }))
 }

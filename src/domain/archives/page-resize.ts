@@ -1,0 +1,151 @@
+// Pages resized for clients (`max_width` on the page route, the OPDS-PSE `{maxWidth}`): when the
+// `server_resizes_images` setting is on and a page is wider than asked, a smaller copy in the
+// thumbnail format, made by the thumbnail worker pool and kept in a bounded disk cache under
+// <data>/resized (least recently used copies go first).
+import { readdir, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Deps } from '../../deps.ts'
+import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { AppError } from '../../errors.ts'
+import { createLogger } from '../../log.ts'
+import { pageEtag } from './pages.ts'
+
+const log = createLogger('archives')
+
+/** Widths a client may ask for; others are brought within these bounds. */
+export const MIN_RESIZE_WIDTH = 64
+export const MAX_RESIZE_WIDTH = 4096
+/** Bytes the cache may hold before its least recently used copies are removed. */
+export const RESIZE_CACHE_BYTES = 512 * 1024 * 1024
+
+export type ResizedPage = { bytes: Uint8Array; contentType: string; etag: string }
+
+type Cache = {
+  dir: string
+  /** Relative file name -> size, in use order (oldest first). */
+  entries: Map<string, number>
+  bytes: number
+  loaded: Promise<void> | null
+}
+
+const caches = new WeakMap<Deps['config'], Cache>()
+
+function cacheOf(deps: Pick<Deps, 'config'>): Cache {
+  let cache = caches.get(deps.config)
+  if (!cache) {
+    cache = {
+      dir: join(deps.config.dataDir, 'resized'),
+      entries: new Map(),
+      bytes: 0,
+      loaded: null,
+    }
+    caches.set(deps.config, cache)
+  }
+  return cache
+}
+
+/** The copies a previous run left, oldest use (file time) first. */
+async function load(cache: Cache): Promise<void> {
+  const found: { name: string; size: number; mtime: number }[] = []
+  let folders: string[] = []
+  try {
+    folders = await readdir(cache.dir)
+  } catch {
+    return
+  }
+  for (const folder of folders) {
+    let names: string[] = []
+    try {
+      names = await readdir(join(cache.dir, folder))
+    } catch {
+      continue
+    }
+    for (const name of names) {
+      if (name.includes('.tmp')) continue
+      const info = await stat(join(cache.dir, folder, name)).catch(() => null)
+      if (info?.isFile())
+        found.push({ name: `${folder}/${name}`, size: info.size, mtime: info.mtimeMs })
+    }
+  }
+  found.sort((a, b) => a.mtime - b.mtime)
+  for (const f of found) remember(cache, f.name, f.size)
+}
+
+function remember(cache: Cache, name: string, size: number): void {
+  const known = cache.entries.get(name)
+  if (known !== undefined) {
+    cache.entries.delete(name)
+    cache.bytes -= known
+  }
+  cache.entries.set(name, size)
+  cache.bytes += size
+}
+
+async function evict(cache: Cache, limit: number): Promise<void> {
+  for (const [name, size] of cache.entries) {
+    if (cache.bytes <= limit) break
+    cache.entries.delete(name)
+    cache.bytes -= size
+    await rm(join(cache.dir, name), { force: true })
+  }
+}
+
+/** `max_width` as asked, brought within MIN..MAX_RESIZE_WIDTH. */
+export function clampWidth(width: number): number {
+  return Math.min(MAX_RESIZE_WIDTH, Math.max(MIN_RESIZE_WIDTH, width))
+}
+
+/** The validator of a resized copy: the page's own, with the width and format. */
+export function resizedEtag(row: ArchiveRow, entry: string, width: number, format: string) {
+  return `${pageEtag(row, entry).slice(0, -1)}-w${width}-${format}"`
+}
+
+/**
+ * The page at most `width` px wide, or null when the original is to be sent: resizing is off,
+ * the page is not wider, or it does not decode (the original then goes out as it is).
+ */
+export async function resizedPage(
+  deps: Deps,
+  row: ArchiveRow,
+  entry: string,
+  bytes: Uint8Array,
+  width: number,
+  options: { cacheBytes?: number } = {},
+): Promise<ResizedPage | null> {
+  if (!deps.settings.get('server_resizes_images')) return null
+  const format = deps.settings.get('thumbnail_format')
+  const contentType = format === 'webp' ? 'image/webp' : 'image/jpeg'
+  const etag = resizedEtag(row, entry, width, format)
+  const cache = cacheOf(deps)
+  cache.loaded ??= load(cache)
+  await cache.loaded
+  const key = new Bun.CryptoHasher('sha1').update(etag).digest('hex')
+  const name = `${key.slice(0, 2)}/${key}.${format === 'webp' ? 'webp' : 'jpg'}`
+  const path = join(cache.dir, name)
+  const file = Bun.file(path)
+  if (cache.entries.has(name) && (await file.exists())) {
+    remember(cache, name, file.size)
+    return { bytes: new Uint8Array(await file.arrayBuffer()), contentType, etag }
+  }
+  try {
+    const sizeKey = pageEtag(row, entry)
+    let size = deps.dimensions.get(sizeKey)
+    if (!size) {
+      size = await deps.thumbnailer.dimensions(bytes)
+      deps.dimensions.set(sizeKey, size)
+    }
+    if (size.width <= width || size.width === 0) return null
+    const height = Math.max(1, Math.round((size.height * width) / size.width))
+    // The thumbnail call resizes by height and writes atomically: at this height the copy is
+    // `width` px wide (give or take rounding), in the thumbnail format.
+    await deps.thumbnailer.thumbnail(bytes, path, { format, height })
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error
+    log.warn('page not resized, sent as it is', { id: row.id, page: entry, error: error.message })
+    return null
+  }
+  const resized = new Uint8Array(await Bun.file(path).arrayBuffer())
+  remember(cache, name, resized.length)
+  await evict(cache, options.cacheBytes ?? RESIZE_CACHE_BYTES)
+  return { bytes: resized, contentType, etag }
+}
