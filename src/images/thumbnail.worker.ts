@@ -2,11 +2,17 @@
 // signatures (perceptual hash and sharpness) for the download comparison.
 import { mkdir, rename, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import sharp from 'sharp'
+import type Sharp from 'sharp'
+import { prepareSharp } from '../assets.ts'
 import { AppError, fail } from '../errors.ts'
 import { MAX_IMAGE_PIXELS } from './limits.ts'
 import type { PageSignature } from './types.ts'
 import { serveCalls } from '../workers/protocol.ts'
+
+// Required once its native part can load (the single binary copies libvips out of itself first:
+// src/assets.ts); synchronously, so the Worker is ready for its first call.
+prepareSharp()
+const sharp: typeof Sharp = require('sharp')
 
 export type ThumbnailRequest =
   | {

@@ -11,7 +11,7 @@ import type {
   SandboxMessage,
   WireFetchInit,
 } from '../../sandbox/protocol.ts'
-import { SANDBOX_MAIN_PATH, SANDBOX_NODE_PATH } from '../assets.ts'
+import { SANDBOX_DIR, SANDBOX_MAIN_PATH, SANDBOX_NODE_PATH } from '../assets.ts'
 import { AppError } from '../errors.ts'
 import { createLogger } from '../log.ts'
 
@@ -199,6 +199,11 @@ export function createSandboxHost<Tag = unknown>(
   }
 
   function start(): Child<Tag> {
+    if (SANDBOX_DIR && !(existsSync(nodePath) && existsSync(mainPath)))
+      throw new AppError(
+        'internal',
+        `The plugin sandbox is not installed beside the binary (${SANDBOX_DIR}): npm run build writes it to dist/sandbox`,
+      )
     if (!existsSync(nodePath))
       throw new AppError(
         'internal',

@@ -1,0 +1,195 @@
+// The single binary: `npm run build` (scripts/build.ts) once, into a temporary folder outside the
+// repo (no node_modules reachable), then the binary serves a library from its embedded files: the
+// catalog, pages (a CBZ, and a .tar.gz through the libarchive WASM Worker), a thumbnail (the sharp
+// Worker, its native part copied out to the cache folder) and a plugin run in the sandbox beside
+// it; without that sandbox, everything but plugins still works and plugins answer a clear error.
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Subprocess } from 'bun'
+import { makeCbz, makeTarGz } from '../helpers/fixtures.ts'
+
+const ROOT = join(import.meta.dir, '..', '..')
+const root = mkdtempSync(join(tmpdir(), 'tankobun-binary-'))
+const app = join(root, 'app')
+const dataDir = join(root, 'data')
+const contentDir = join(root, 'content')
+const PASSWORD = 'binary-test-password'
+
+type Running = {
+  proc: Subprocess<'ignore', 'pipe', 'pipe'>
+  url: string
+  cookie: string
+  stderr: () => Promise<string>
+}
+const running: Running[] = []
+
+/** Starts the binary on a free port (port 0: it prints the one it got) and logs in. */
+async function start(): Promise<Running> {
+  const proc = Bun.spawn(
+    [
+      join(app, 'tankobun'),
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--data-dir',
+      dataDir,
+      '--content-dir',
+      contentDir,
+      '--password',
+      PASSWORD,
+    ],
+    {
+      cwd: root,
+      // Only what a fresh machine has: no NODE_PATH, no BUN_* of the test run.
+      env: { PATH: '/usr/bin:/bin', HOME: root, XDG_CACHE_HOME: join(root, 'cache') },
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  )
+  // Both pipes are drained for the process's whole life: a full pipe would stall its logging.
+  let out = ''
+  let err = ''
+  const drain = async (stream: ReadableStream<Uint8Array>, add: (text: string) => void) => {
+    const decoder = new TextDecoder()
+    for await (const chunk of stream) add(decoder.decode(chunk, { stream: true }))
+  }
+  const outDone = drain(proc.stdout, (text) => (out += text))
+  const errDone = drain(proc.stderr, (text) => (err += text))
+  const stderr = async () => {
+    await errDone
+    return err
+  }
+  while (!out.includes('\n')) {
+    if (proc.exitCode !== null) {
+      await outDone
+      throw new Error(`the binary exited: ${out}${await stderr()}`)
+    }
+    await Bun.sleep(10)
+  }
+  const url = /listening on (http:\/\/\S+)/.exec(out)?.[1]
+  if (!url) throw new Error(`unexpected first line: ${out}`)
+  const info = await fetch(`${url}/api/info`)
+  expect(info.status).toBe(200)
+  const login = await fetch(`${url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ password: PASSWORD }),
+  })
+  expect(login.status).toBe(200)
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
+  const server = { proc, url, cookie, stderr }
+  running.push(server)
+  return server
+}
+
+async function stop(server: Running): Promise<void> {
+  server.proc.kill('SIGTERM')
+  await server.proc.exited
+}
+
+const get = (server: Running, path: string, init: RequestInit = {}) =>
+  fetch(server.url + path, { ...init, headers: { cookie: server.cookie } })
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  for (let waited = 0; waited < 20_000; waited += 50) {
+    const value = await probe()
+    if (value !== undefined) return value
+    await Bun.sleep(50)
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+type WireArchive = { arcid: string; extension: string; pagecount: number }
+
+beforeAll(async () => {
+  mkdirSync(contentDir, { recursive: true })
+  await makeCbz(join(contentDir, 'Zipped Book.cbz'), { pages: 3 })
+  await makeTarGz(join(contentDir, 'Tarred Book.tar.gz'), { pages: 2 })
+  const build = Bun.spawn([join(ROOT, 'node_modules', '.bin', 'bun'), 'scripts/build.ts', app], {
+    cwd: ROOT,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  if ((await build.exited) !== 0)
+    throw new Error(`build failed: ${await new Response(build.stderr).text()}`)
+}, 120_000)
+
+afterAll(async () => {
+  for (const server of running) if (server.proc.exitCode === null) await stop(server)
+  rmSync(root, { recursive: true, force: true })
+})
+
+describe('the single binary', () => {
+  let archives: WireArchive[] = []
+
+  it('holds the server in dist/tankobun and the sandbox beside it', () => {
+    for (const file of ['tankobun', 'sandbox/node', 'sandbox/main.js'])
+      expect(existsSync(join(app, file))).toBe(true)
+    expect(existsSync(join(root, 'node_modules'))).toBe(false)
+  })
+
+  it('catalogues, serves pages and thumbnails, and runs a plugin', async () => {
+    const server = await start()
+    const rescan = await get(server, '/api/shinobu/rescan', { method: 'POST' })
+    expect(rescan.status).toBe(200)
+    archives = await until('both archives', async () => {
+      const list = (await (await get(server, '/api/archives')).json()) as WireArchive[]
+      return list.length === 2 ? list : undefined
+    })
+
+    for (const archive of archives) {
+      const files = (await (await get(server, `/api/archives/${archive.arcid}/files`)).json()) as {
+        pages: string[]
+      }
+      expect(files.pages.length).toBe(archive.extension === 'cbz' ? 3 : 2)
+      const page = await get(server, files.pages[1]!)
+      expect(page.status).toBe(200)
+      expect(page.headers.get('content-type')).toBe('image/jpeg')
+      expect((await page.bytes()).length).toBeGreaterThan(0)
+    }
+
+    const cbz = archives.find((archive) => archive.extension === 'cbz')!
+    const thumbnail = await until('the thumbnail of page 2', async () => {
+      const res = await get(server, `/api/archives/${cbz.arcid}/thumbnail?no_fallback=true&page=2`)
+      if (res.status === 202) return undefined
+      return res
+    })
+    expect(thumbnail.status).toBe(200)
+    expect(thumbnail.headers.get('content-type')).toMatch(/^image\/(webp|jpeg)$/)
+
+    // Built-in plugins register in the sandbox at start; the filename plugin answers the title.
+    const use = await until('the filename plugin', async () => {
+      const res = await get(server, `/api/plugins/use?plugin=metadata/filename&id=${cbz.arcid}`, {
+        method: 'POST',
+      })
+      return res.status === 404 ? undefined : res
+    })
+    expect(use.status).toBe(200)
+    expect(await use.json()).toMatchObject({ success: 1, data: { title: 'Zipped Book' } })
+    await stop(server)
+  }, 60_000)
+
+  it('without its sandbox, still serves pages and answers plugin calls with a clear error', async () => {
+    renameSync(join(app, 'sandbox'), join(root, 'sandbox-elsewhere'))
+    const server = await start()
+    const cbz = archives.find((archive) => archive.extension === 'cbz')!
+    const page = await get(server, `/api/archives/${cbz.arcid}/page?path=002.jpg`)
+    expect(page.status).toBe(200)
+    const use = await get(server, `/api/plugins/use?plugin=metadata/filename&id=${cbz.arcid}`, {
+      method: 'POST',
+    })
+    expect(use.status).toBe(500)
+    const body = (await use.json()) as { success: number; error: string }
+    expect(body.success).toBe(0)
+    expect(body.error).toContain('The plugin sandbox is not installed beside the binary')
+    expect(body.error).toContain(join(app, 'sandbox'))
+    await stop(server)
+  }, 60_000)
+})
