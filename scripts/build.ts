@@ -15,13 +15,10 @@ rmSync(outDir, { recursive: true, force: true })
 mkdirSync(outDir, { recursive: true })
 
 // The Workers are entry points of their own (Bun resolves `new Worker(new URL(...))` to them);
-// migrations, built-in plugins and sharp's native part (@img) are embedded folders, under
-// /$bunfs/root/<folder> at run time. `ui/` holds no UI yet, so nothing of it is embedded.
-const embedded = [
-  join(ROOT, 'src', 'db', 'migrations'),
-  join(ROOT, 'plugins'),
-  join(modules, '@img'),
-]
+// migrations and built-in plugins are embedded folders, under /$bunfs/root/<folder> at run time.
+// The bundler embeds the rest as files: libarchive's WASM (src/assets.ts imports it), sharp's
+// addon and libvips (sharp requires them). `ui/` holds no UI yet, so nothing of it is embedded.
+const embedded = [join(ROOT, 'src', 'db', 'migrations'), join(ROOT, 'plugins')]
 await $`${bun} build --compile --minify-syntax --minify-whitespace --sourcemap=none ${[
   join(ROOT, 'src', 'main.ts'),
   join(ROOT, 'src', 'images', 'thumbnail.worker.ts'),

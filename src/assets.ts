@@ -7,7 +7,7 @@ import { dlopen } from 'bun:ffi'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 // A file import only names the file (a compiled binary embeds it): libarchive itself loads in the
 // extract worker, never here.
 import libarchiveWasmPath from 'libarchive.js/src/webworker/wasm-gen/libarchive.wasm' with { type: 'file' }
@@ -71,62 +71,43 @@ let libvips: unknown
 
 /**
  * Makes sharp's native part loadable; the thumbnail Workers call it before requiring sharp. In the
- * source tree sharp finds it in node_modules. The binary embeds sharp's addon (Bun writes it to a
- * temporary file to load it) and `node_modules/@img`, but the libvips the addon links to must be a
- * real file the loader can find: the folder is copied, once per version of its packages, to
- * `$XDG_CACHE_HOME/tankobun` (else `~/.cache/tankobun`, else the temp folder) and libvips is loaded
- * from there first, so the addon's link to it resolves to the library already loaded.
+ * source tree sharp finds it in node_modules. In the binary, the bundler embeds sharp's addon (Bun
+ * writes it to a temporary file to load it) and the libvips it links to (`libvips-cpp.so.*` under
+ * `/$bunfs/root`, named with its content hash), but the loader finds libvips only as a real file:
+ * it is copied, once per content hash, to `$XDG_CACHE_HOME/tankobun` (else `~/.cache/tankobun`,
+ * else the temp folder) and loaded from there first, so the addon's link to it resolves to the
+ * library already loaded.
  */
 export function prepareSharp(): void {
   if (!COMPILED || libvips) return
-  const img = cachedImgDir()
-  for (const pkg of readdirSync(img).filter((name) => name.startsWith('sharp-libvips-'))) {
-    const lib = join(img, pkg, 'lib')
-    const so = readdirSync(lib).find((name) => name.startsWith('libvips-cpp.so'))
-    if (so) libvips = dlopen(join(lib, so), { vips_version: { args: ['i32'], returns: 'i32' } })
-  }
-  if (!libvips) throw new Error('libvips is not in the binary (node_modules/@img)')
+  const name = readdirSync(EMBEDDED).find((file) => file.startsWith('libvips-cpp.so'))
+  if (!name) throw new Error('libvips is not in the binary: sharp cannot load')
+  libvips = dlopen(cachedCopy(join(EMBEDDED, name)), {
+    vips_version: { args: ['i32'], returns: 'i32' },
+  })
 }
 
-function cachedImgDir(): string {
-  const from = join(EMBEDDED, '@img')
-  const versions = readdirSync(from)
-    .sort()
-    .map((pkg) => {
-      const { version } = JSON.parse(readFileSync(join(from, pkg, 'package.json'), 'utf8'))
-      return `${pkg}@${version}`
-    })
-  const name = `img-${Bun.hash(versions.join(',')).toString(36)}`
+/** A real file holding an embedded one (read + write: copyFile cannot read the embedded files). */
+function cachedCopy(embedded: string): string {
   const caches = [
     process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
     join(tmpdir(), `tankobun-${process.getuid?.() ?? 'user'}`),
   ]
   let lastError: unknown
   for (const cache of caches) {
-    const target = join(cache, 'tankobun', name)
-    if (existsSync(join(target, 'complete'))) return target
-    // Several Workers may start at once: each copies into a folder of its own and the first
-    // rename wins; the others find the complete copy.
+    const target = join(cache, 'tankobun', basename(embedded))
+    if (existsSync(target)) return target
+    // Several Workers may start at once: each writes a file of its own and renames it in place.
     const staging = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}`
     try {
-      copyTree(from, staging)
-      writeFileSync(join(staging, 'complete'), versions.join('\n'))
+      mkdirSync(dirname(target), { recursive: true })
+      writeFileSync(staging, readFileSync(embedded))
       renameSync(staging, target)
       return target
     } catch (err) {
-      rmSync(staging, { recursive: true, force: true })
-      if (existsSync(join(target, 'complete'))) return target
+      rmSync(staging, { force: true })
       lastError = err
     }
   }
-  throw new Error(`cannot copy sharp's native part to a cache folder: ${String(lastError)}`)
-}
-
-/** Copies an embedded folder to disk (read + write: copyFile cannot read the embedded files). */
-function copyTree(from: string, to: string): void {
-  mkdirSync(to, { recursive: true })
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    if (entry.isDirectory()) copyTree(join(from, entry.name), join(to, entry.name))
-    else writeFileSync(join(to, entry.name), readFileSync(join(from, entry.name)))
-  }
+  throw new Error(`cannot copy ${basename(embedded)} to a cache folder: ${String(lastError)}`)
 }
