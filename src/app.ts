@@ -4,6 +4,7 @@ import type { Deps } from './deps.ts'
 import { requestContext } from './http/context.ts'
 import { cors } from './http/cors.ts'
 import { securityHeaders } from './http/security-headers.ts'
+import { requestIds } from './http/request-id.ts'
 import { methodNotAllowed } from './http/method-not-allowed.ts'
 import { infoRoutes } from './http/routes/info.ts'
 import { authRoutes } from './http/routes/auth.ts'
@@ -22,11 +23,13 @@ import { splitRoutes } from './http/routes/split.ts'
 import { llmRoutes } from './http/routes/llm.ts'
 import { pluginWizardRoutes } from './http/routes/plugin-wizard.ts'
 import { opdsRoutes } from './http/routes/opds.ts'
+import { healthRoutes } from './http/routes/health.ts'
 
 export function createApp(deps: Deps) {
   // The route list is read on the first miss, after every route below is registered.
   let routes: () => readonly { method: string; path: string }[] = () => []
   const app = new Elysia()
+    .use(requestIds())
     .use(securityHeaders())
     .use(cors(deps))
     .use(methodNotAllowed(() => routes()))
@@ -48,6 +51,7 @@ export function createApp(deps: Deps) {
     .use(downloadQueueRoutes(deps))
     .use(pluginWizardRoutes(deps))
     .use(opdsRoutes(deps))
+    .use(healthRoutes(deps))
   routes = () => app.routes
   return app
 }

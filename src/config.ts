@@ -64,8 +64,8 @@ export const HELP = `Usage: npm start -- [flags]   (or: bun src/main.ts [flags])
 Every flag mirrors an environment variable; flags win.
   --port N                 TANKOBUN_PORT              default 3000
   --host ADDR              TANKOBUN_HOST              default 0.0.0.0
-  --data-dir DIR           TANKOBUN_DATA_DIR          default ./data
-  --content-dir DIR        TANKOBUN_CONTENT_DIR       default ./content
+  --data-dir DIR           TANKOBUN_DATA_DIR          default ./data (or --data DIR)
+  --content-dir DIR        TANKOBUN_CONTENT_DIR       default ./content (or --content DIR)
   --password PW            TANKOBUN_PASSWORD          default: generated on first start
   --llm-base-url URL       TANKOBUN_LLM_BASE_URL
   --llm-api-key KEY        TANKOBUN_LLM_API_KEY
@@ -85,6 +85,9 @@ export function uploadLimitBytes(config: Pick<Config, 'maxUploadMb'>): number {
 
 export class ConfigError extends Error {}
 
+/** Short spellings of flags: `--data` and `--content` for the two folders. */
+const FLAG_ALIASES: Record<string, string> = { '--data': 'dataDir', '--content': 'contentDir' }
+
 function flagName(key: string): string {
   return '--' + key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())
 }
@@ -95,7 +98,7 @@ function parseFlags(argv: string[]): Record<string, string> {
     const arg = argv[i]!
     if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument ${arg}`)
     const [name, inline] = arg.split('=', 2) as [string, string | undefined]
-    const key = Object.keys(ENV_OF).find((k) => flagName(k) === name)
+    const key = FLAG_ALIASES[name] ?? Object.keys(ENV_OF).find((k) => flagName(k) === name)
     if (!key) throw new ConfigError(`unknown flag ${name} (see --help)`)
     const value = inline ?? argv[++i]
     if (value === undefined) throw new ConfigError(`flag ${name} needs a value`)

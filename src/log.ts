@@ -1,4 +1,7 @@
 // Structured JSON-line logging, quiet (warn and up) unless TANKOBUN_LOG_LEVEL says otherwise.
+// Lines written while a request is handled carry its `request_id` (http/request-id.ts).
+import { AsyncLocalStorage } from 'node:async_hooks'
+
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const
 export type LogLevel = keyof typeof LEVELS
 
@@ -14,9 +17,25 @@ export function setLogSink(write: (line: string) => void): void {
   sink = write
 }
 
+const context = new AsyncLocalStorage<Readonly<Record<string, unknown>>>()
+
+/**
+ * Fields every line logged from here on in the current asynchronous context carries (what the
+ * code it calls and awaits logs too): the request id, set as a request comes in.
+ */
+export function enterLogContext(fields: Readonly<Record<string, unknown>>): void {
+  context.enterWith(fields)
+}
+
+/** The fields of the current context, if any. */
+export function logContext(): Readonly<Record<string, unknown>> | undefined {
+  return context.getStore()
+}
+
 function emit(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
   if (LEVELS[level] < threshold) return
-  sink(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }))
+  const line = { time: new Date().toISOString(), level, msg, ...context.getStore(), ...fields }
+  sink(JSON.stringify(line))
 }
 
 export type Logger = {

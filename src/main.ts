@@ -17,8 +17,12 @@ try {
   process.stdout.write(
     `Tankobun listening on ${server.url} (content: ${config.contentDir}, data: ${config.dataDir})\n`,
   )
+  // Stops in reverse start order (boot.ts): the watcher, the HTTP server, the sandbox, jobs
+  // (told to abort, waited for), the workers, then SQLite. A second signal while stopping waits.
+  let stopping: Promise<void> | null = null
   const shutdown = async () => {
-    await server.stop()
+    stopping ??= server.stop()
+    await stopping
     process.exit(0)
   }
   process.on('SIGINT', shutdown)

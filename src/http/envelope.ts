@@ -1,6 +1,6 @@
 // The operation envelope (Env): success bodies via ok(), every failure rendered by renderError.
 import { AppError } from '../errors.ts'
-import { createLogger } from '../log.ts'
+import { createLogger, logContext } from '../log.ts'
 
 const log = createLogger('http')
 
@@ -38,9 +38,10 @@ export function renderError(operation: string, code: string | number, error: unk
     case 'INVALID_COOKIE_SIGNATURE':
       return envJson(400, { operation, success: 0, error: 'Invalid cookie.' })
   }
-  const requestId = crypto.randomUUID()
+  // The request's own id (http/request-id.ts), which its log lines and X-Request-Id carry.
+  const current = logContext()?.request_id
+  const requestId = typeof current === 'string' ? current : crypto.randomUUID()
   log.error('unhandled error', {
-    requestId,
     error: error instanceof Error ? error.message : String(error),
     stack: error instanceof Error ? error.stack : undefined,
   })

@@ -22,6 +22,7 @@ export type BodyClass = 'json' | 'stream'
 export const POLICY: Record<string, RoutePolicy> = {
   // info and server
   'GET /api/info': { op: 'server_info', access: 'open' },
+  'GET /api/health': { op: 'health', access: 'open' },
   'GET /': { op: 'root', access: 'open' },
   'DELETE /api/tempfolder': { op: 'cleantemp', access: 'admin' },
   'POST /api/regen_thumbs': { op: 'regen_thumbnails', access: 'admin' },

@@ -27,3 +27,20 @@ describe('loadConfig: maxUploadMb', () => {
     expect(serverBodyCeiling(config)).toBeGreaterThan(128 * MiB)
   })
 })
+
+describe('loadConfig: folder flags', () => {
+  it('--data and --content are the short spellings of --data-dir and --content-dir', () => {
+    const short = loadConfig({}, ['--data', '/tmp/tkb-data', '--content=/tmp/tkb-content'])
+    expect(short.dataDir).toBe('/tmp/tkb-data')
+    expect(short.contentDir).toBe('/tmp/tkb-content')
+    expect(short.dbPath).toBe('/tmp/tkb-data/db.sqlite')
+    const long = loadConfig({ TANKOBUN_DATA_DIR: '/tmp/env' }, ['--data-dir', '/tmp/tkb-data'])
+    expect(long.dataDir).toBe('/tmp/tkb-data')
+    // The flag wins over the environment, whichever spelling.
+    expect(loadConfig({ TANKOBUN_DATA_DIR: '/tmp/env' }, ['--data', '/tmp/x']).dataDir).toBe(
+      '/tmp/x',
+    )
+    expect(() => loadConfig({}, ['--data'])).toThrow('flag --data needs a value')
+    expect(() => loadConfig({}, ['--datadir', 'x'])).toThrow(ConfigError)
+  })
+})

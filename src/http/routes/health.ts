@@ -1,0 +1,14 @@
+// GET /api/health (open): quick checks for supervisors and load balancers; 503 when the database
+// does not answer. Not an Env: probes read `status` (and the HTTP status) only.
+import { Elysia } from 'elysia'
+import type { Deps } from '../../deps.ts'
+import { requestContext } from '../context.ts'
+import { health } from '../../domain/health.ts'
+
+export const healthRoutes = (deps: Deps) =>
+  new Elysia({ name: 'routes.health' }).use(requestContext(deps)).get('/api/health', ({ set }) => {
+    const answer = health(deps)
+    set.headers['cache-control'] = 'no-store'
+    if (answer.status !== 'ok') set.status = 503
+    return answer
+  })
