@@ -137,6 +137,7 @@ describe('the single binary', () => {
 
   it('catalogues, serves pages and thumbnails, and runs a plugin', async () => {
     const server = await start()
+    expect(await (await get(server, '/api/health')).json()).toMatchObject({ sandbox: 'installed' })
     const rescan = await get(server, '/api/shinobu/rescan', { method: 'POST' })
     expect(rescan.status).toBe(200)
     archives = await until('both archives', async () => {
@@ -179,6 +180,10 @@ describe('the single binary', () => {
   it('without its sandbox, still serves pages and answers plugin calls with a clear error', async () => {
     renameSync(join(app, 'sandbox'), join(root, 'sandbox-elsewhere'))
     const server = await start()
+    expect(await (await get(server, '/api/health')).json()).toMatchObject({
+      status: 'ok',
+      sandbox: 'missing',
+    })
     const cbz = archives.find((archive) => archive.extension === 'cbz')!
     const page = await get(server, `/api/archives/${cbz.arcid}/page?path=002.jpg`)
     expect(page.status).toBe(200)
