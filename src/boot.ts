@@ -14,6 +14,7 @@ import { createSearchIndex } from './search/index.ts'
 import { createIndexSource } from './domain/search/index-source.ts'
 import { syncIndexWithEvents } from './domain/search/index-sync.ts'
 import { runPluginsOnNewArchives } from './domain/plugins/auto-run.ts'
+import { readComicInfoOfNewArchives } from './domain/archives/comicinfo-at-catalogue.ts'
 import { createEventBus } from './events.ts'
 import { createArchiveReader } from './archive/reader.ts'
 import { createThumbnailer } from './images/thumbnailer.ts'
@@ -161,6 +162,8 @@ export async function startServer(
     registerJobKinds(deps)
     dropComparisonsOfRemovedItems(events, deps.comparisons)
     runPluginsOnNewArchives(deps)
+    // New archives' ComicInfo.xml as tags, after the scan's write; stopped before the reader.
+    stops.push(readComicInfoOfNewArchives(deps))
     // Before jobs resume: downloads a crash or stop cut are marked stale, so their jobs end.
     const swept = await sweepInterruptedDownloads(deps)
     if (swept.stale > 0) log.warn('downloads interrupted by the last stop', { count: swept.stale })
