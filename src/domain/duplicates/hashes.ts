@@ -2,8 +2,9 @@
 // signature (the dHash the download comparison uses), always of a thumbnail: the same 500 px tall
 // image whatever the page's size and format, so a resized, re-encoded copy hashes alike (a dHash of
 // the full page drifts by up to 16 bits between a page and its enlarged WebP copy; of their
-// thumbnails, by 2). The cover's is taken when its thumbnail is made, the sampled pages' only when a
-// scan finds the cover close to another one (scan.ts).
+// thumbnails, by 2). The cover's is taken by the scan from the cover file (not while making the
+// cover: that cost covers ~30% of their rate), the sampled pages' only when a scan finds the cover
+// close to another one (scan.ts).
 import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { saveCoverHash } from '../../db/repos/duplicates.repo.ts'
@@ -32,21 +33,6 @@ export async function hashCover(
     // The archive may have been deleted meanwhile (its row gone: the insert is refused).
     log.warn('cover not hashed', { id: archiveId, error: (error as Error).message })
     return null
-  }
-}
-
-/** Stores a cover hash the thumbnail worker took while making the cover; a failure is logged. */
-export function storeCoverHash(
-  deps: Pick<Deps, 'db'>,
-  archiveId: string,
-  hash: string,
-  source: string,
-): void {
-  try {
-    saveCoverHash(deps.db, archiveId, hash, source)
-  } catch (error) {
-    // The archive may have been deleted meanwhile (its row gone: the insert is refused).
-    log.warn('cover hash not stored', { id: archiveId, error: (error as Error).message })
   }
 }
 
