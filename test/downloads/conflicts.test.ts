@@ -2,12 +2,9 @@
 // under its name (the item waits with its staged file; overwrite carries progress, categories and
 // rating tags over, optionally keeping old pages in a patch; rename catalogues under a new name or
 // raises a new conflict), and a newer revision already catalogued (the item asks first).
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { beforeAll, describe, expect, it } from 'bun:test'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { makeCbz, type Bytes } from '../helpers/fixtures.ts'
 import { seedArchive } from '../helpers/seed.ts'
 import type { TestServer, Wire } from '../helpers/server.ts'
 import {
@@ -15,28 +12,25 @@ import {
   getItem,
   inState,
   stagedDownloads,
-  startDownloadServer,
-  startFakeSite,
+  useDownloadTestWorld,
   waitForItem,
   type FakeSite,
 } from './fake-site.ts'
 
+const world = useDownloadTestWorld()
+const { post } = world
 let app: TestServer
 let cookie: string
 let site: FakeSite
-const scratch = mkdtempSync(join(tmpdir(), 'tankobun-dl-'))
+beforeAll(() => void ({ app, cookie, site } = world))
 let served = 0
 
 /** Serves a fresh CBZ (its own bytes) under /files/<key>; answers the key. */
 async function serveCbz(pages = 3): Promise<string> {
   const key = `f${++served}.cbz`
-  const path = await makeCbz(join(scratch, key), { pages })
-  site.files.set(key, new Uint8Array(await readFile(path)) as Bytes)
+  await world.serveCbz(key, pages)
   return key
 }
-
-const post = (path: string, json?: unknown) =>
-  app.json(path, { method: 'POST', cookie, ...(json === undefined ? {} : { json }) })
 
 /** Downloads /files/<key> named `name`; answers the item once it settles. */
 async function download(key: string, name: string, settled = inState('done', 'error', 'waiting')) {
@@ -57,18 +51,7 @@ async function nameConflict(name: string): Promise<{ existing: Wire; item: Wire 
   return { existing, item }
 }
 
-beforeAll(async () => {
-  site = await startFakeSite()
-  app = await startDownloadServer()
-  cookie = await app.login()
-  await app.idle()
-})
-
-afterAll(async () => {
-  await app?.[Symbol.asyncDispose]()
-  site?.stop()
-  rmSync(scratch, { recursive: true, force: true })
-})
+beforeAll(() => app.idle())
 
 describe('same content as an archive in the library', () => {
   it('ends the item in error with the existing archive id, nothing catalogued', async () => {

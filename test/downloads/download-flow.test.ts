@@ -1,47 +1,25 @@
 // A download through the queue end to end: the test plugin answers the fake site's URL, the bytes
 // stream to a staged file with the job's transfer fields, and the archive is catalogued into the
 // item's category; failures of the remote site end the item in error with nothing left behind.
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { readFile } from 'node:fs/promises'
+import { beforeAll, describe, expect, it } from 'bun:test'
 import { join } from 'node:path'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { makeCbz, type Bytes } from '../helpers/fixtures.ts'
 import type { TestServer } from '../helpers/server.ts'
 import {
   PLUGIN,
   addItem,
   inState,
   stagedDownloads,
-  startDownloadServer,
-  startFakeSite,
+  useDownloadTestWorld,
   waitForItem,
   type FakeSite,
 } from './fake-site.ts'
 
+const world = useDownloadTestWorld()
+const { serveCbz } = world
 let app: TestServer
 let cookie: string
 let site: FakeSite
-const scratch = mkdtempSync(join(tmpdir(), 'tankobun-dl-'))
-
-async function serveCbz(name: string, pages = 3, seed?: number): Promise<Bytes> {
-  const path = await makeCbz(join(scratch, name), { pages, ...(seed ? { seed } : {}) })
-  const bytes: Bytes = new Uint8Array(await readFile(path))
-  site.files.set(name, bytes)
-  return bytes
-}
-
-beforeAll(async () => {
-  site = await startFakeSite()
-  app = await startDownloadServer()
-  cookie = await app.login()
-})
-
-afterAll(async () => {
-  await app?.[Symbol.asyncDispose]()
-  site?.stop()
-  rmSync(scratch, { recursive: true, force: true })
-})
+beforeAll(() => void ({ app, cookie, site } = world))
 
 describe('a queue download', () => {
   it('catalogues the archive into the item category, the job named after the plugin', async () => {

@@ -1,12 +1,8 @@
 // Downloads of several resources (bundled into one CBZ when the plugin's bundle_as_archive says so,
 // catalogued one by one otherwise), the one-off POST /api/download_url job, and metadata previews
 // (fetch-metadata, kept ten minutes and reused by the automatic fetch after the download).
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { makeCbz, makeJpeg, type Bytes } from '../helpers/fixtures.ts'
+import { beforeAll, describe, expect, it } from 'bun:test'
+import { makeJpeg } from '../helpers/fixtures.ts'
 import type { TestServer } from '../helpers/server.ts'
 import { downloadRuntime, METADATA_PREVIEW_TTL_MS } from '../../src/domain/downloads/runtime.ts'
 import {
@@ -14,36 +10,17 @@ import {
   PLUGIN,
   addItem,
   inState,
-  startDownloadServer,
-  startFakeSite,
+  useDownloadTestWorld,
   waitForItem,
   type FakeSite,
 } from './fake-site.ts'
 
+const world = useDownloadTestWorld()
+const { serveCbz, post } = world
 let app: TestServer
 let cookie: string
 let site: FakeSite
-const scratch = mkdtempSync(join(tmpdir(), 'tankobun-dl-'))
-
-async function serveCbz(name: string, pages = 3): Promise<void> {
-  const path = await makeCbz(join(scratch, name), { pages })
-  site.files.set(name, new Uint8Array(await readFile(path)) as Bytes)
-}
-
-const post = (path: string, json?: unknown) =>
-  app.json(path, { method: 'POST', cookie, ...(json === undefined ? {} : { json }) })
-
-beforeAll(async () => {
-  site = await startFakeSite()
-  app = await startDownloadServer()
-  cookie = await app.login()
-})
-
-afterAll(async () => {
-  await app?.[Symbol.asyncDispose]()
-  site?.stop()
-  rmSync(scratch, { recursive: true, force: true })
-})
+beforeAll(() => void ({ app, cookie, site } = world))
 
 describe('several resources', () => {
   it('are bundled into one CBZ in the plugin order when bundle_as_archive is on', async () => {

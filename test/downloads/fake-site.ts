@@ -1,12 +1,15 @@
 // The outside world of download tests: a fake site on 127.0.0.1 serving archives, slow and
 // truncated streams, redirects and 500s; a test download plugin (and a metadata one) sideloaded
 // into <dataDir>/plugins/custom as the plugin tests do; and a server allowed to reach the site.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { afterAll, beforeAll } from 'bun:test'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Bytes } from '../helpers/fixtures.ts'
-import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
+import { makeCbz, type Bytes } from '../helpers/fixtures.ts'
+import { startTestServer, type JsonAnswer, type TestServer, type Wire } from '../helpers/server.ts'
 
 export const PLUGIN = 'custom/download/fake'
 export const METADATA_PLUGIN = 'custom/metadata/fake'
@@ -201,4 +204,51 @@ export const inState =
 /** Staged downloads left in the server's temp folder. */
 export function stagedDownloads(app: TestServer): string[] {
   return readdirSync(app.deps.config.tempDir).filter((name) => name.startsWith('download-'))
+}
+
+/**
+ * One download test file's setting, made before its tests and removed after them: the fake site,
+ * a server with the test plugins, an admin session, and a scratch folder for the archives the site
+ * serves. The fields are filled once the file's first hook has run.
+ */
+export type DownloadTestWorld = {
+  app: TestServer
+  cookie: string
+  site: FakeSite
+  /** Writes a CBZ and serves it at /files/<name>; answers its bytes. */
+  serveCbz(name: string, pages?: number, seed?: number): Promise<Bytes>
+  /** POST as the admin session, with a JSON body when given. */
+  post(path: string, json?: unknown): Promise<JsonAnswer<Wire>>
+}
+
+export function useDownloadTestWorld(): DownloadTestWorld {
+  const scratch = mkdtempSync(join(tmpdir(), 'tankobun-dl-'))
+  const world: DownloadTestWorld = {
+    app: undefined as unknown as TestServer,
+    cookie: '',
+    site: undefined as unknown as FakeSite,
+    async serveCbz(name, pages = 3, seed) {
+      const path = await makeCbz(join(scratch, name), { pages, ...(seed ? { seed } : {}) })
+      const bytes: Bytes = new Uint8Array(await readFile(path))
+      world.site.files.set(name, bytes)
+      return bytes
+    },
+    post: (path, json) =>
+      world.app.json(path, {
+        method: 'POST',
+        cookie: world.cookie,
+        ...(json === undefined ? {} : { json }),
+      }),
+  }
+  beforeAll(async () => {
+    world.site = await startFakeSite()
+    world.app = await startDownloadServer()
+    world.cookie = await world.app.login()
+  })
+  afterAll(async () => {
+    await world.app?.[Symbol.asyncDispose]()
+    world.site?.stop()
+    rmSync(scratch, { recursive: true, force: true })
+  })
+  return world
 }

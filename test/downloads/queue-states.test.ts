@@ -1,12 +1,8 @@
 // The download queue item's state table (SPEC.md section 3), row by row, through the HTTP API:
 // adds checked per entry, edits (session only), deletes, starts and stops, the bulk starts and
 // deletes with their silent no-ops, and clear_completed.
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { makeCbz, type Bytes } from '../helpers/fixtures.ts'
+import { beforeAll, describe, expect, it } from 'bun:test'
+import type { Bytes } from '../helpers/fixtures.ts'
 import type { TestServer, Wire } from '../helpers/server.ts'
 import {
   PLUGIN,
@@ -14,24 +10,17 @@ import {
   getItem,
   inState,
   stagedDownloads,
-  startDownloadServer,
-  startFakeSite,
+  useDownloadTestWorld,
   waitForItem,
   type FakeSite,
 } from './fake-site.ts'
 
+const world = useDownloadTestWorld()
+const { serveCbz, post } = world
 let app: TestServer
 let cookie: string
 let site: FakeSite
-const scratch = mkdtempSync(join(tmpdir(), 'tankobun-dl-'))
-
-async function serveCbz(name: string, pages = 3): Promise<void> {
-  const path = await makeCbz(join(scratch, name), { pages })
-  site.files.set(name, new Uint8Array(await readFile(path)) as Bytes)
-}
-
-const post = (path: string, json?: unknown) =>
-  app.json(path, { method: 'POST', cookie, ...(json === undefined ? {} : { json }) })
+beforeAll(() => void ({ app, cookie, site } = world))
 
 /** An item downloading from the slow stream (16 MiB at 4 KiB per 100 ms: never done in a test). */
 async function downloadingItem(): Promise<Wire> {
@@ -55,17 +44,8 @@ async function errorItem(): Promise<Wire> {
   return waitForItem(app, cookie, item.id, inState('error'))
 }
 
-beforeAll(async () => {
-  site = await startFakeSite()
+beforeAll(() => {
   site.files.set('big.bin', new Uint8Array(16 * 1024 * 1024) as Bytes)
-  app = await startDownloadServer()
-  cookie = await app.login()
-})
-
-afterAll(async () => {
-  await app?.[Symbol.asyncDispose]()
-  site?.stop()
-  rmSync(scratch, { recursive: true, force: true })
 })
 
 describe('POST /api/download_queue', () => {
