@@ -3,28 +3,17 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import sharp from 'sharp'
-import { buildZip, type Bytes } from '../helpers/fixtures.ts'
+import { buildZip, seededRandom, type Bytes } from '../helpers/fixtures.ts'
 
 const WIDTH = 240
 const HEIGHT = 340
-
-function random(seed: number): () => number {
-  let state = seed >>> 0 || 1
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** A page drawn from `seed`; `blur` (sigma) softens it, `scale` stores it at another size. */
 export async function makeTexturedPage(
   seed: number,
   options: { blur?: number; scale?: number } = {},
 ): Promise<Bytes> {
-  const next = random(seed)
+  const next = seededRandom(seed)
   const pixels = new Uint8Array(WIDTH * HEIGHT * 3)
   for (let block = 0; block < 24; block++) {
     const x0 = Math.floor(next() * WIDTH)

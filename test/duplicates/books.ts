@@ -4,25 +4,14 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import sharp, { type Sharp } from 'sharp'
-import { buildZip, type Bytes } from '../helpers/fixtures.ts'
+import { buildZip, seededRandom, type Bytes } from '../helpers/fixtures.ts'
 
 const WIDTH = 300
 const HEIGHT = 425
 
-function random(seed: number): () => number {
-  let state = seed >>> 0 || 1
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** A page of 14 coloured rectangles on paper, drawn from `seed`. */
 export async function makeShapesPage(seed: number): Promise<Bytes> {
-  const next = random(seed)
+  const next = seededRandom(seed)
   const pixels = new Uint8Array(WIDTH * HEIGHT * 3).fill(235)
   for (let shape = 0; shape < 14; shape++) {
     const x0 = Math.floor(next() * WIDTH)

@@ -28,6 +28,18 @@ export type PagesOptions = {
 
 const seedOf = (text: string): number => crc32(text) % 100_000
 
+/** Numbers in [0, 1) drawn from `seed` (mulberry32): the same seed gives the same pages. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0 || 1
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
 /** A JPEG of one solid colour chosen by `seed`, so pages (and archive ids) differ. */
 export async function makeJpeg(width: number, height: number, seed = 0): Promise<Bytes> {
   const hue = (seed * 2654435761) >>> 0
