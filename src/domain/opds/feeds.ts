@@ -7,7 +7,7 @@ import { listCategoryRows, listGuestCategoryRows } from '../../db/repos/categori
 import { fail } from '../../errors.ts'
 import { archiveMimeType } from '../../model/formats.ts'
 import { splitTags, tagNamespace } from '../../model/tags.ts'
-import { loadHits, searchIds, type SearchParams } from '../search/run-search.ts'
+import { loadHits, searchIds, searchParamsOf, type SearchParams } from '../search/run-search.ts'
 import { element } from './xml.ts'
 
 const ATOM = 'application/atom+xml'
@@ -181,19 +181,7 @@ export function searchRequest(q: string, page: number): AcquisitionRequest {
 }
 
 function searchParams(params: Partial<SearchParams>, start: number): SearchParams {
-  return {
-    filter: '',
-    category: null,
-    start,
-    sortby: 'title',
-    desc: false,
-    newonly: false,
-    untaggedonly: false,
-    hidecompleted: false,
-    grouped: false,
-    tanksOnly: false,
-    ...params,
-  }
+  return searchParamsOf({ start, ...params })
 }
 
 function href(path: string, page: number, query: Record<string, string> = {}): string {

@@ -13,7 +13,7 @@ import {
   deleteCategory,
   listCategories,
 } from '../collections/categories.ts'
-import { loadHits, searchIds, type SearchParams } from '../search/run-search.ts'
+import { loadHits, searchIds, searchParamsOf } from '../search/run-search.ts'
 
 /** The most archives one call answers; a plugin pages for more. */
 export const MAX_LIBRARY_PAGE = 1_000
@@ -76,18 +76,7 @@ function search(deps: Deps, filterArg: unknown, optionsArg: unknown) {
   const opts = options(optionsArg, 'search options')
   const start = count(opts.start, 'start', 0, Number.MAX_SAFE_INTEGER, 0)
   const limit = count(opts.limit, 'limit', 1, MAX_LIBRARY_PAGE, 100)
-  const params: SearchParams = {
-    filter,
-    category: null,
-    start,
-    sortby: 'title',
-    desc: false,
-    newonly: false,
-    untaggedonly: false,
-    hidecompleted: false,
-    grouped: false,
-    tanksOnly: false,
-  }
+  const params = searchParamsOf({ filter, start })
   const found = searchIds(deps, params, false, limit)
   if (!found) return refuse('the search index is still being built; try again shortly')
   const archives = loadHits(deps, found.data).flatMap((hit) =>

@@ -18,6 +18,12 @@ import { libraryGrant } from './library-grant.ts'
 import { loginSession } from './login.ts'
 import { pluginArgs, pluginTimeoutMs, requirePlugin, type InstalledPlugin } from './settings.ts'
 
+/** An archive as a plugin's `ctx.archive` sees it. */
+export function pluginArchiveOf(archive: ArchiveRow): NonNullable<PluginCtx['archive']> {
+  const { id: arcid, title, tags, summary, filename, pagecount } = archive
+  return { arcid, title, tags, summary, filename, pagecount }
+}
+
 export type PluginRunAnswer = { type: PluginType; data: Record<string, unknown> }
 
 /** An archive entry a plugin reads (ComicInfo.xml, a page): past this its read fails. */
@@ -92,18 +98,7 @@ function ctxOf(
   return {
     args: prepared.args,
     oneshot,
-    ...(archive
-      ? {
-          archive: {
-            arcid: archive.id,
-            title: archive.title,
-            tags: archive.tags,
-            summary: archive.summary,
-            filename: archive.filename,
-            pagecount: archive.pagecount,
-          },
-        }
-      : {}),
+    ...(archive ? { archive: pluginArchiveOf(archive) } : {}),
     ...(plugin.type === 'download' && oneshot ? { url: oneshot } : {}),
     ...(plugin.type === 'script' ? { library: true as const } : {}),
   }

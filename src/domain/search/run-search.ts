@@ -26,6 +26,23 @@ export type SearchParams = {
   tanksOnly: boolean
 }
 
+/** A plain search (title order, ungrouped, no flags) from `start`, with `overrides` on top. */
+export function searchParamsOf(overrides: Partial<SearchParams> = {}): SearchParams {
+  return {
+    filter: '',
+    category: null,
+    start: 0,
+    sortby: 'title',
+    desc: false,
+    newonly: false,
+    untaggedonly: false,
+    hidecompleted: false,
+    grouped: false,
+    tanksOnly: false,
+    ...overrides,
+  }
+}
+
 /** A Tankoubon shown where archives are: its name as title, members' pages and tags summed up. */
 export type TankHit = {
   id: string

@@ -14,6 +14,7 @@ import { ENTRY_OF, type LoginSession, type PluginManifest } from '../../plugins/
 import { requireArchive } from '../archives/lookup.ts'
 import { toAbsolutePath } from '../archives/files.ts'
 import { loginSession } from '../plugins/login.ts'
+import { pluginArchiveOf } from '../plugins/run.ts'
 import { readSourceManifest, requireSourceSize } from './check-source.ts'
 
 export type TrialRunRequest = {
@@ -56,18 +57,7 @@ export async function trialRunPlugin(
     args: argsOf(manifest, request.args),
     oneshot,
     ...(request.url ? { url: request.url } : {}),
-    ...(archive
-      ? {
-          archive: {
-            arcid: archive.id,
-            title: archive.title,
-            tags: archive.tags,
-            summary: archive.summary,
-            filename: archive.filename,
-            pagecount: archive.pagecount,
-          },
-        }
-      : {}),
+    ...(archive ? { archive: pluginArchiveOf(archive) } : {}),
   }
   // An installed login plugin named in login_from lends its session, as for a real run; one that
   // is unknown or fails is a 400, as there.
