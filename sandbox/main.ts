@@ -79,12 +79,14 @@ function bridgeFor(id: number, item?: number): RunBridge {
   }
 }
 
-async function run(message: Extract<HostMessage, { type: 'host:run' }>): Promise<void> {
-  const { id } = message
+/**
+ * Runs one request's work and always ends it: `sandbox:done` with the result or the failure, and
+ * every host call still pending for it rejected.
+ */
+async function serve(id: number, work: () => Promise<unknown>): Promise<void> {
   waiting.set(id, new Map())
   try {
-    const result = await runPlugin(message, bridgeFor(id))
-    send({ type: 'sandbox:done', id, ok: true, result })
+    send({ type: 'sandbox:done', id, ok: true, result: await work() })
   } catch (err) {
     const error = err instanceof RunFailure || err instanceof Error ? err.message : String(err)
     send({ type: 'sandbox:done', id, ok: false, error })
@@ -94,23 +96,20 @@ async function run(message: Extract<HostMessage, { type: 'host:run' }>): Promise
   }
 }
 
-async function batch(message: Extract<HostMessage, { type: 'host:batch' }>): Promise<void> {
+function run(message: Extract<HostMessage, { type: 'host:run' }>): Promise<void> {
+  return serve(message.id, () => runPlugin(message, bridgeFor(message.id)))
+}
+
+function batch(message: Extract<HostMessage, { type: 'host:batch' }>): Promise<void> {
   const { id } = message
-  waiting.set(id, new Map())
-  try {
+  return serve(id, async () => {
     await runBatch(
       message,
       (item) => bridgeFor(id, item),
       (item, outcome) => send({ type: 'sandbox:item', id, item, ...outcome }),
     )
-    send({ type: 'sandbox:done', id, ok: true, result: null })
-  } catch (err) {
-    const error = err instanceof RunFailure || err instanceof Error ? err.message : String(err)
-    send({ type: 'sandbox:done', id, ok: false, error })
-  } finally {
-    for (const call of waiting.get(id)?.values() ?? []) call.reject(new Error('the run has ended'))
-    waiting.delete(id)
-  }
+    return null
+  })
 }
 
 process.on('message', (raw) => {

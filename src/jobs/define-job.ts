@@ -1,18 +1,14 @@
 // What a job kind is: how many run at once, which jobs are the same job, and the run itself with
 // the context the queue hands it. The kind's argument type is the one `enqueue` checks.
 import type { Logger } from '../log.ts'
+import type { TransferFields } from '../model/progress.ts'
 
 export type JobContext = {
   jobId: number
   /** Best-effort progress 0..1, with optional notes (LANraragi clients read notes.progress). */
   progress(fraction: number, notes?: Record<string, unknown>): void
   /** Transfer fields of download jobs. */
-  transfer(fields: {
-    downloadedBytes?: number
-    totalBytes?: number
-    rateLimitBytesPerSec?: number
-    rateLimitMatchedPattern?: string
-  }): void
+  transfer(fields: TransferFields): void
   signal: AbortSignal
   log: Logger
 }

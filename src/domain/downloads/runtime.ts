@@ -3,6 +3,7 @@
 // the metadata previews kept for ten minutes, and how a download job is queued. One per server,
 // built by boot and carried in Deps, so test servers in one process never share.
 import type { Deps } from '../../deps.ts'
+import type { TransferFields } from '../../model/progress.ts'
 
 /** A queue download's job is named after its plugin's namespace (`download/direct`, ...). */
 export type DownloadJobName = `${string}download/${string}`
@@ -15,12 +16,7 @@ export type DownloadTask = {
   jobId: number
   signal: AbortSignal
   progress(fraction: number): void
-  transfer(fields: {
-    downloadedBytes?: number
-    totalBytes?: number
-    rateLimitBytesPerSec?: number
-    rateLimitMatchedPattern?: string
-  }): void
+  transfer(fields: TransferFields): void
 }
 
 /** A metadata plugin's answer for an item, kept so the automatic fetch after download reuses it. */
