@@ -122,6 +122,7 @@ export const POLICY: Record<string, RoutePolicy> = {
   'GET /api/search/archives': { op: 'search_archives', access: 'any', guestScope: true },
   'GET /api/search/random': { op: 'get_random_archives', access: 'any', guestScope: true },
   'GET /api/search/suggest': { op: 'search_suggest', access: 'any', guestScope: true },
+  'GET /api/search/tags': { op: 'suggest_tags', access: 'any', guestScope: true },
   'DELETE /api/search/cache': { op: 'clear_cache', access: 'admin' },
   'POST /api/database/rebuild-index': { op: 'rebuild_index', access: 'admin' },
   'GET /api/database/stats': { op: 'get_tag_stats', access: 'any', guestScope: true },

@@ -23,7 +23,8 @@ import type {
   SearchIndex,
   TagStat,
 } from './types.ts'
-import { createVocabulary } from './vocabulary.ts'
+import { createTagSuggester, type TagSuggester } from './tag-suggest.ts'
+import { createVocabulary, type Vocabulary } from './vocabulary.ts'
 
 /** Documents from which a build ends with a full garbage collection (~0.3 s at a million). */
 const GC_AFTER_BUILD = 50_000
@@ -172,6 +173,39 @@ export function createSearchIndex(source: IndexSource): SearchIndex {
     return slots
   }
 
+  /**
+   * How many archives carry each tag (Tankoubons count once per own tag), by vocabulary id, as
+   * the caller's scope sees them; kept per version, for the library and for each guest scope.
+   */
+  const tagWeights = (scopeIds: ReadonlySet<string> | null): Int32Array => {
+    const version = current()
+    const known = scopeIds ? scopedWeights.get(scopeIds) : libraryWeights
+    if (known && known.version === version) return known.weights
+    const { store, vocab, tanks } = state
+    const scope = scopeIds ? scopeSlots(scopeIds, version) : null
+    const weights = new Int32Array(vocab.size)
+    for (let slot = 0; slot < store.capacity; slot++) {
+      if (!store.alive[slot] || (scope && !scope[slot])) continue
+      if (store.kind[slot] === ARCHIVE) {
+        const start = store.tagStart[slot]!
+        const end = start + store.tagCount[slot]!
+        for (let k = start; k < end; k++) weights[store.tagData[k]!]!++
+      } else if (store.kind[slot] === TANK)
+        for (const text of new Set(tanks.ownTags(store.idAt(slot)))) {
+          const tag = vocab.idOf(text)
+          if (tag !== undefined) weights[tag]!++
+        }
+    }
+    const entry = { version, weights }
+    if (scopeIds) scopedWeights.set(scopeIds, entry)
+    else libraryWeights = entry
+    return weights
+  }
+  let libraryWeights: { version: number; weights: Int32Array } | null = null
+  const scopedWeights = new WeakMap<ReadonlySet<string>, { version: number; weights: Int32Array }>()
+  /** The tag suggestion index of the current vocabulary, built on the first lookup. */
+  let suggester: { vocab: Vocabulary; tags: TagSuggester } | null = null
+
   const index: SearchIndex = {
     get ready() {
       return ready
@@ -313,28 +347,21 @@ export function createSearchIndex(source: IndexSource): SearchIndex {
     },
 
     tagStats(scopeIds) {
-      const version = current()
-      const { store, vocab, tanks } = state
-      const scope = scopeIds ? scopeSlots(scopeIds, version) : null
-      const weights = new Int32Array(vocab.size)
-      for (let slot = 0; slot < store.capacity; slot++) {
-        if (!store.alive[slot] || (scope && !scope[slot])) continue
-        if (store.kind[slot] === ARCHIVE) {
-          const start = store.tagStart[slot]!
-          const end = start + store.tagCount[slot]!
-          for (let k = start; k < end; k++) weights[store.tagData[k]!]!++
-        } else if (store.kind[slot] === TANK)
-          for (const text of new Set(tanks.ownTags(store.idAt(slot)))) {
-            const tag = vocab.idOf(text)
-            if (tag !== undefined) weights[tag]!++
-          }
-      }
+      const weights = tagWeights(scopeIds)
+      const { vocab } = state
       const stats: TagStat[] = []
       weights.forEach((weight, tag) => {
         if (weight === 0) return
         stats.push({ namespace: vocab.namespace(tag), text: vocab.value(tag), weight })
       })
       return stats
+    },
+
+    suggestTags(text, limit, scopeIds) {
+      const weights = tagWeights(scopeIds)
+      if (suggester?.vocab !== state.vocab)
+        suggester = { vocab: state.vocab, tags: createTagSuggester(state.vocab) }
+      return suggester.tags.suggest(text, limit, weights)
     },
   }
   return index

@@ -68,6 +68,8 @@ export type IndexResult = {
   idsJson(head?: string, tail?: string): Uint8Array
 }
 
+export type TagSuggestion = { tag: string; weight: number }
+
 export type TagStat = { namespace: string; text: string; weight: number }
 
 export type SearchIndex = {
@@ -99,4 +101,9 @@ export type SearchIndex = {
   untaggedIds(scopeIds: ReadonlySet<string> | null): string[]
   /** Tag prevalence: archives count once per tag, Tankoubons once per own tag. */
   tagStats(scopeIds: ReadonlySet<string> | null): TagStat[]
+  /**
+   * Up to `limit` tags for a typed prefix, typos tolerated (`narto` finds series:naruto), each
+   * with its tagStats weight in the scope; tags of no archive in the scope are left out.
+   */
+  suggestTags(text: string, limit: number, scopeIds: ReadonlySet<string> | null): TagSuggestion[]
 }

@@ -1,8 +1,8 @@
-// Tag statistics (the tag cloud of /api/database/stats) and the untagged-archives list, both
-// read from the index so they follow every write.
+// Tag statistics (the tag cloud of /api/database/stats), tag suggestions (/api/search/tags) and
+// the untagged-archives list, all read from the index so they follow every write.
 import type { Deps } from '../../deps.ts'
 import { guestVisibleIds } from './guest-scope.ts'
-import type { TagStat } from '../../search/types.ts'
+import type { TagStat, TagSuggestion } from '../../search/types.ts'
 
 export type StatsOptions = { minweight: number; hideExcludedNamespaces: boolean }
 
@@ -30,4 +30,15 @@ export function tagStatistics(
 export function untaggedArchiveIds(deps: Deps, guestScoped: boolean): string[] | null {
   if (!deps.search.ready) return null
   return deps.search.untaggedIds(guestScoped ? guestVisibleIds(deps) : null)
+}
+
+/** Tags for what a user typed, typos tolerated, most relevant first; null until built. */
+export function suggestTags(
+  deps: Deps,
+  text: string,
+  count: number,
+  guestScoped: boolean,
+): TagSuggestion[] | null {
+  if (!deps.search.ready) return null
+  return deps.search.suggestTags(text, count, guestScoped ? guestVisibleIds(deps) : null)
 }

@@ -1,7 +1,7 @@
 // Wire side of search: query-string schemas (strings, parsed here so a bad value names itself in
 // a 400), and search hits as archive metadata (a Tankoubon under its TANK_ id).
 import { t } from 'elysia'
-import type { SearchHit, SearchParams } from '../../domain/search/run-search.ts'
+import type { SearchHit, SearchParams, TankHit } from '../../domain/search/run-search.ts'
 import { parseCategoryId } from '../../model/ids.ts'
 import { fail } from '../../errors.ts'
 import { parseFlag, parseInteger } from '../params.ts'
@@ -24,6 +24,7 @@ export const SearchModel = {
   random: t.Object({ ...filterFields, count: text }),
   suggest: t.Object(filterFields),
   stats: t.Object({ minweight: text, hide_excluded_namespaces: text }),
+  tags: t.Object({ q: text, count: text }),
 }
 
 type RawSearch = Partial<Record<keyof typeof filterFields | 'start' | 'sortby' | 'order', string>>
@@ -69,9 +70,26 @@ export function parseStatsOptions(q: typeof SearchModel.stats.static) {
   }
 }
 
+/** Longest tag query taken: fuzzy matching costs grow with the length. */
+const TAG_QUERY_MAX = 200
+
+/** q (required, not blank) and count (1-100, default 10; a larger count gets 100 tags). */
+export function parseTagQuery(q: typeof SearchModel.tags.static) {
+  const text = q.q?.trim() ?? ''
+  if (text === '') throw fail.bad_request('Missing q.')
+  if (text.length > TAG_QUERY_MAX)
+    throw fail.bad_request(`q must be at most ${TAG_QUERY_MAX} characters.`)
+  const count = parseInteger(q.count, 'count', { min: 1, fallback: 10 })
+  return { text, count: Math.min(count, 100) }
+}
+
 export function toWireHit(hit: SearchHit): WireArchive {
   if (hit.kind === 'archive') return toWireArchive(hit.row, { toc: false })
-  const tank = hit.tank
+  return toWireTankArchive(hit.tank)
+}
+
+/** A Tankoubon as archive metadata: its card in grouped searches and (tankoubons_as_archives) reads. */
+export function toWireTankArchive(tank: TankHit): WireArchive {
   return {
     arcid: tank.id,
     title: tank.name,

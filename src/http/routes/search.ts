@@ -1,4 +1,4 @@
-// Search routes: /api/search (+ ids, archives, random, suggest, cache), tag statistics, the
+// Search routes: /api/search (+ ids, archives, random, suggest, tags, cache), tag statistics, the
 // untagged list and the index rebuild. Until the index is built they answer a bare 204.
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
@@ -9,6 +9,7 @@ import {
   parseRandomCount,
   parseSearchParams,
   parseStatsOptions,
+  parseTagQuery,
 } from '../models/search.ts'
 import { hitFragments, randomPickJson, searchPageJson } from '../wire-cache.ts'
 import {
@@ -18,7 +19,7 @@ import {
   suggestTitles,
   type SearchParams,
 } from '../../domain/search/run-search.ts'
-import { tagStatistics, untaggedArchiveIds } from '../../domain/search/stats.ts'
+import { suggestTags, tagStatistics, untaggedArchiveIds } from '../../domain/search/stats.ts'
 
 /** How many titles suggest returns. */
 const SUGGEST_LIMIT = 10
@@ -76,6 +77,14 @@ export const searchRoutes = (deps: Deps) => {
         return { data }
       },
       { query: SearchModel.suggest },
+    )
+    .get(
+      '/api/search/tags',
+      ({ query, guestScoped, set }) => {
+        const { text, count } = parseTagQuery(query)
+        return suggestTags(deps, text, count, guestScoped) ?? notReady(set)
+      },
+      { query: SearchModel.tags },
     )
     .delete('/api/search/cache', () => {
       deps.search.clearCache()
