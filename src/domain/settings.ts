@@ -12,6 +12,8 @@ export const SETTING_SCHEMAS = {
   server_tracks_progress: Type.Boolean(),
   authenticated_progress: Type.Boolean(),
   server_resizes_images: Type.Boolean(),
+  /** Archive routes a reader uses answer a TANK_ id as one long archive (docs/collections.md). */
+  tankoubons_as_archives: Type.Boolean(),
   excluded_namespaces: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
     maxItems: 1000,
   }),
@@ -45,6 +47,7 @@ export const DEFAULT_SETTINGS: Settings = {
   server_tracks_progress: true,
   authenticated_progress: false,
   server_resizes_images: false,
+  tankoubons_as_archives: false,
   excluded_namespaces: ['date_added', 'timestamp', 'source'],
   motd: 'Welcome to Tankobun!',
   name: 'Tankobun',

@@ -141,6 +141,7 @@ describe('PUT /api/settings', () => {
       server_tracks_progress: ['false', 0],
       authenticated_progress: ['yes', null],
       server_resizes_images: [1],
+      tankoubons_as_archives: ['true', 1, null],
       excluded_namespaces: ['source', [1], [''], ['x'.repeat(201)], null],
       motd: [42, null, 'x'.repeat(10001)],
       name: ['', 7, 'x'.repeat(201)],

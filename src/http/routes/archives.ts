@@ -41,6 +41,16 @@ import { sendArchiveFile } from '../archive-download.ts'
 import { etagMatches } from '../conditional.ts'
 import { readMultipart } from '../multipart.ts'
 import { pageMimeType } from '../../model/formats.ts'
+import {
+  clearTankNewFlags,
+  getTankArchiveThumbnail,
+  listTankFiles,
+  readsTankAsArchive,
+  setTankArchiveProgress,
+  tankArchiveMetadata,
+  tankPageEntry,
+} from '../../domain/collections/tank-as-archive.ts'
+import { toWireTankArchive } from '../models/search.ts'
 
 export const archivesRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.archives' })
@@ -71,13 +81,13 @@ export const archivesRoutes = (deps: Deps) =>
     })
     .get(
       '/api/archives/:id/metadata',
-      ({ params, guestScoped }) => toWireArchive(requireArchive(deps, params.id, guestScoped)),
+      ({ params, guestScoped }) => metadataOf(deps, params.id, guestScoped),
       { params: ArchiveModel.params },
     )
     // LANraragi's older (deprecated, still routed) spelling of the metadata read.
     .get(
       '/api/archives/:id',
-      ({ params, guestScoped }) => toWireArchive(requireArchive(deps, params.id, guestScoped)),
+      ({ params, guestScoped }) => metadataOf(deps, params.id, guestScoped),
       { params: ArchiveModel.params },
     )
     .put(
@@ -107,8 +117,10 @@ export const archivesRoutes = (deps: Deps) =>
     .get(
       '/api/archives/:id/files',
       ({ params, query, guestScoped }) => {
-        const row = requireArchive(deps, params.id, guestScoped)
-        return listFiles(deps, row, parseFlag(query.force, 'force'))
+        const force = parseFlag(query.force, 'force')
+        if (readsTankAsArchive(deps, params.id))
+          return listTankFiles(deps, params.id, force, guestScoped)
+        return listFiles(deps, requireArchive(deps, params.id, guestScoped), force)
       },
       { params: ArchiveModel.params, query: ArchiveModel.forceQuery },
     )
@@ -135,7 +147,8 @@ export const archivesRoutes = (deps: Deps) =>
     .delete(
       '/api/archives/:id/isnew',
       async ({ params }) => {
-        await setNewFlag(deps, requireArchive(deps, params.id), false)
+        if (readsTankAsArchive(deps, params.id)) await clearTankNewFlags(deps, params.id)
+        else await setNewFlag(deps, requireArchive(deps, params.id), false)
         return ok({ id: params.id })
       },
       { params: ArchiveModel.params },
@@ -143,9 +156,7 @@ export const archivesRoutes = (deps: Deps) =>
     .get(
       '/api/archives/:id/page',
       async ({ params, query, request, guestScoped }) => {
-        const row = requireArchive(deps, params.id, guestScoped)
-        // Checked after the archive: a guest gets its 404 for a hidden archive first.
-        const entry = await pageEntry(deps, row, pageSelector(query))
+        const { row, entry } = await pageOf(deps, params.id, pageSelector(query), guestScoped)
         const maxWidth = parseMaxWidth(query.max_width)
         const ifNoneMatch = request.headers.get('if-none-match')
         const cacheControl = 'private, max-age=604800'
@@ -186,10 +197,12 @@ export const archivesRoutes = (deps: Deps) =>
     .put(
       '/api/archives/:id/progress/:page',
       async ({ params, query }) => {
-        const row = requireArchive(deps, params.id)
         // LANraragi's `force` skips the page checks: clients clear progress with page 0.
         const force = parseFlag(query.force, 'force')
         const page = parseInteger(params.page, 'page', { min: force ? 0 : 1 })
+        if (readsTankAsArchive(deps, params.id))
+          return ok(await setTankArchiveProgress(deps, params.id, page))
+        const row = requireArchive(deps, params.id)
         const updated =
           page === 0 ? await clearProgress(deps, row) : await setProgress(deps, row, page)
         return ok({ id: row.id, page, lastreadtime: updated.lastreadtime })
@@ -207,12 +220,13 @@ export const archivesRoutes = (deps: Deps) =>
     .get(
       '/api/archives/:id/thumbnail',
       async ({ params, query, set, request, guestScoped }) => {
-        const row = requireArchive(deps, params.id, guestScoped)
+        const tank = readsTankAsArchive(deps, params.id)
+        const row = tank ? null : requireArchive(deps, params.id, guestScoped)
         const page = parseInteger(query.page, 'page', { min: 0, fallback: 0 })
-        const outcome = await getThumbnail(deps, row, {
-          page,
-          noFallback: parseFlag(query.no_fallback, 'no_fallback'),
-        })
+        const noFallback = parseFlag(query.no_fallback, 'no_fallback')
+        const outcome = row
+          ? await getThumbnail(deps, row, { page, noFallback })
+          : await getTankArchiveThumbnail(deps, params.id, { page, noFallback }, guestScoped)
         return sendThumbnail(outcome, set, request)
       },
       { params: ArchiveModel.params, query: ArchiveModel.thumbnailQuery },
@@ -256,6 +270,26 @@ export const archivesRoutes = (deps: Deps) =>
       },
       { params: ArchiveModel.params },
     )
+
+/** Archive metadata, or a Tankoubon's as one long archive (tankoubons_as_archives). */
+function metadataOf(deps: Deps, id: string, guestScoped: boolean) {
+  if (!readsTankAsArchive(deps, id)) return toWireArchive(requireArchive(deps, id, guestScoped))
+  const { tank, toc } = tankArchiveMetadata(deps, id, guestScoped)
+  return { ...toWireTankArchive(tank), toc }
+}
+
+/** The archive and entry a page request names; under a Tankoubon's id, a member's. */
+async function pageOf(
+  deps: Deps,
+  id: string,
+  selector: { path: string } | { index: number },
+  guestScoped: boolean,
+) {
+  if (readsTankAsArchive(deps, id)) return tankPageEntry(deps, id, selector, guestScoped)
+  const row = requireArchive(deps, id, guestScoped)
+  // Checked after the archive: a guest gets its 404 for a hidden archive first.
+  return { row, entry: await pageEntry(deps, row, selector) }
+}
 
 /**
  * `path=` (an entry name) or `page=N`: 1-based, or 0-based with zero_based=true (the numbering
