@@ -14,15 +14,20 @@ try {
   const config = loadConfig(process.env, argv)
   setLogLevel(config.logLevel)
   const server = await startServer(config)
+  const log = createLogger('process')
+  // The one plain line on stdout, whatever the level: where to point a browser.
   process.stdout.write(
     `Tankobun listening on ${server.url} (content: ${config.contentDir}, data: ${config.dataDir})\n`,
   )
+  log.info('started', { url: server.url, content: config.contentDir, data: config.dataDir })
   // Stops in reverse start order (boot.ts): the watcher, the HTTP server, the sandbox, jobs
   // (told to abort, waited for), the workers, then SQLite. A second signal while stopping waits.
   let stopping: Promise<void> | null = null
-  const shutdown = async () => {
+  const shutdown = async (signal: string) => {
+    if (!stopping) log.info('stopping', { signal })
     stopping ??= server.stop()
     await stopping
+    log.info('stopped')
     process.exit(0)
   }
   process.on('SIGINT', shutdown)
@@ -30,7 +35,7 @@ try {
   // Last line of defence: a stray rejected promise (a reader callback, a worker message) is a
   // logged bug, never the end of the server for every other reader.
   process.on('unhandledRejection', (reason) => {
-    createLogger('process').error('unhandled promise rejection', {
+    log.error('unhandled promise rejection', {
       error: reason instanceof Error ? reason.message : String(reason),
       stack: reason instanceof Error ? reason.stack : undefined,
     })

@@ -86,7 +86,7 @@ export function createExtractor(options: ExtractorOptions): Extractor {
       for (const key of keys)
         cache
           .drop(key)
-          .catch((err: Error) => log.warn('dropping pages failed', { err: err.message }))
+          .catch((err: Error) => log.warn('dropping pages failed', { error: err.message }))
       keysOf.delete(absPath)
     },
     clear: () => cache.clear(),

@@ -109,7 +109,7 @@ export function createPageCache(options: { dir: string; maxBytes: number }): Pag
         .then(() => rm(trash, { recursive: true, force: true }))
         .catch((err: NodeJS.ErrnoException) => {
           if (err.code !== 'ENOENT')
-            log.warn('could not remove cached pages', { dir: cached.dir, err: err.message })
+            log.warn('could not remove cached pages', { dir: cached.dir, error: err.message })
         })
     },
     async clear() {

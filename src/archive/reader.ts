@@ -57,7 +57,7 @@ export function createArchiveReader(options: ArchiveReaderOptions): ArchiveReade
         (source) => source.close(),
         () => undefined, // the opener already reported its failure to the caller
       )
-      .catch((err: Error) => log.warn('closing archive failed', { err: err.message }))
+      .catch((err: Error) => log.warn('closing archive failed', { error: err.message }))
   }
 
   function retire(path: string, slot: Slot): void {

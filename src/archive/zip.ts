@@ -142,7 +142,7 @@ export async function openZip(
     }
     // A late error on the shared handle must not become an uncaught 'error' event.
     zip.on('error', (err: Error) =>
-      log.warn('zip handle error', { path: absPath, err: err.message }),
+      log.warn('zip handle error', { path: absPath, error: err.message }),
     )
     const files = [...byName]
       .filter(([name, e]) => !name.endsWith('/') && !isUnixSpecialFile(e))

@@ -41,7 +41,9 @@ export function renderError(operation: string, code: string | number, error: unk
   // The request's own id (http/request-id.ts), which its log lines and X-Request-Id carry.
   const current = logContext()?.request_id
   const requestId = typeof current === 'string' ? current : crypto.randomUUID()
+  // Named here too: the line must carry the id the body names even outside a request's context.
   log.error('unhandled error', {
+    request_id: requestId,
     error: error instanceof Error ? error.message : String(error),
     stack: error instanceof Error ? error.stack : undefined,
   })

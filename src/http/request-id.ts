@@ -1,6 +1,7 @@
 // Request ids: every answer carries `X-Request-Id` (a sane one the client or a proxy sent, else a
 // new UUID), every log line written while the request is handled carries it as `request_id`, and
-// one `request` line at info level records the method, path (without its query), status and time.
+// one `request` line records the method, path (without its query), status and time: at debug, so
+// the default log stays quiet, or at warn when the answer is a 5xx.
 import { Elysia } from 'elysia'
 import { createLogger, enterLogContext } from '../log.ts'
 
@@ -28,17 +29,19 @@ export function requestIds() {
       const url = request.url
       const pathStart = url.indexOf('/', url.indexOf('//') + 2)
       const queryStart = url.indexOf('?', pathStart)
-      log.info('request', {
+      // A handler's (or the error renderer's) own Response holds the status; else `set` does.
+      const status =
+        responseValue instanceof Response
+          ? responseValue.status
+          : typeof set.status === 'number'
+            ? set.status
+            : Number(set.status) || 200
+      const write = status >= 500 ? log.warn : log.debug
+      write('request', {
         request_id: start.id,
         method: request.method,
         path: url.slice(pathStart, queryStart < 0 ? undefined : queryStart),
-        // A handler's (or the error renderer's) own Response holds the status; else `set` does.
-        status:
-          responseValue instanceof Response
-            ? responseValue.status
-            : typeof set.status === 'number'
-              ? set.status
-              : Number(set.status) || 200,
+        status,
         ms: Math.round(performance.now() - start.at),
       })
     })

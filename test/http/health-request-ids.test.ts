@@ -2,7 +2,8 @@
 // graceful stop (jobs stopped, the database closed).
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
-import { setLogLevel, setLogSink } from '../../src/log.ts'
+import { setLogLevel, setLogSink, type LogLevel } from '../../src/log.ts'
+import { seedArchive } from '../helpers/seed.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -28,16 +29,21 @@ afterAll(async () => {
   await app[Symbol.asyncDispose]()
 })
 
-const isOurs = (line: Wire) => line.msg === 'request' && line.request_id === 'trace-me-1'
+const requestLine = (id: string) => (line: Wire) => line.msg === 'request' && line.request_id === id
+const isOurs = requestLine('trace-me-1')
 
-async function capture<T>(run: () => Promise<T>): Promise<{ lines: Wire[]; value: T }> {
+async function capture<T>(
+  run: () => Promise<T>,
+  level: LogLevel = 'debug',
+  done: (line: Wire) => boolean = isOurs,
+): Promise<{ lines: Wire[]; value: T }> {
   const lines: Wire[] = []
   setLogSink((line) => lines.push(JSON.parse(line) as Wire))
-  setLogLevel('info')
+  setLogLevel(level)
   try {
     const value = await run()
     // The request line is written once the answer has gone out.
-    for (let i = 0; i < 100 && !lines.some(isOurs); i++) await Bun.sleep(5)
+    for (let i = 0; i < 100 && !lines.some(done); i++) await Bun.sleep(5)
     return { lines, value }
   } finally {
     setLogLevel('silent')
@@ -100,6 +106,7 @@ describe('X-Request-Id', () => {
     expect(value).toBe(400)
     const request = lines.find(isOurs)!
     expect(request).toMatchObject({
+      level: 'debug',
       request_id: 'trace-me-1',
       method: 'GET',
       path: `/api/archives/${gone}/page`,
@@ -109,6 +116,58 @@ describe('X-Request-Id', () => {
     const ours = lines.filter((l) => l.request_id === 'trace-me-1')
     expect(ours.length).toBeGreaterThanOrEqual(2)
     expect(ours.some((l) => l.msg !== 'request')).toBe(true)
+  })
+})
+
+describe('log levels', () => {
+  it('writes no request line at info for answers below 500', async () => {
+    const { lines, value } = await capture(
+      async () => {
+        const res = await app.req('/api/info', { headers: { 'x-request-id': 'quiet-1' } })
+        await res.text()
+        const refused = await app.req('/api/archives', { headers: { 'x-request-id': 'quiet-2' } })
+        await refused.text()
+        // A later request line at debug would have been written by now (the sink is synchronous).
+        await Bun.sleep(50)
+        return [res.status, refused.status]
+      },
+      'info',
+      () => false,
+    )
+    expect(value).toEqual([200, 401])
+    expect(lines.filter((l) => l.msg === 'request')).toEqual([])
+  })
+
+  it('writes a 5xx at warn with its request id, beside the error line naming the same id', async () => {
+    const id = seedArchive(app.deps, { title: 'Refuses writes' }).id
+    // A failing write on the real database, for this one archive only.
+    app.deps.db.$client.run(
+      `CREATE TRIGGER refuse_isnew BEFORE UPDATE OF isnew ON archives
+       WHEN OLD.id = '${id}' BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+    )
+    const { lines, value } = await capture(
+      async () => {
+        const res = await app.req(`/api/archives/${id}/isnew`, {
+          method: 'DELETE',
+          cookie,
+          headers: { 'x-request-id': 'fails-1' },
+        })
+        return { status: res.status, body: (await res.json()) as Wire }
+      },
+      'warn',
+      requestLine('fails-1'),
+    )
+    expect(value.status).toBe(500)
+    expect(value.body.error).toBe('internal error (request fails-1)')
+    expect(lines.find(requestLine('fails-1'))).toMatchObject({
+      level: 'warn',
+      method: 'DELETE',
+      status: 500,
+    })
+    expect(lines.find((l) => l.msg === 'unhandled error')).toMatchObject({
+      level: 'error',
+      request_id: 'fails-1',
+    })
   })
 })
 
