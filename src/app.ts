@@ -24,6 +24,7 @@ import { llmRoutes } from './http/routes/llm.ts'
 import { pluginWizardRoutes } from './http/routes/plugin-wizard.ts'
 import { opdsRoutes } from './http/routes/opds.ts'
 import { healthRoutes } from './http/routes/health.ts'
+import { uiRoutes } from './http/routes/ui.ts'
 
 export function createApp(deps: Deps) {
   // The route list is read on the first miss, after every route below is registered.
@@ -52,6 +53,7 @@ export function createApp(deps: Deps) {
     .use(pluginWizardRoutes(deps))
     .use(opdsRoutes(deps))
     .use(healthRoutes(deps))
+    .use(uiRoutes(deps))
   routes = () => app.routes
   return app
 }

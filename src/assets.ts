@@ -38,6 +38,9 @@ export const EXTRACT_WORKER_URL = new URL('./archive/extract.worker.ts', import.
 /** libarchive.js's WASM build, read by the extract worker (readFileSync reads the embedded file). */
 export const LIBARCHIVE_WASM_PATH: string = libarchiveWasmPath
 
+/** The built web UI (ui/build.ts): built into ui/dist from the source tree, embedded as `ui/`. */
+export const UI_DIST_DIR = COMPILED ? join(EMBEDDED, 'ui') : join(ROOT, 'ui', 'dist')
+
 /** Built-in plugins, `plugins/<type>/<name>.ts`, registered at start like sideloaded ones. */
 export const BUILTIN_PLUGINS_DIR = COMPILED ? join(EMBEDDED, 'plugins') : join(ROOT, 'plugins')
 

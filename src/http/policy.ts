@@ -24,6 +24,7 @@ export const POLICY: Record<string, RoutePolicy> = {
   'GET /api/info': { op: 'server_info', access: 'open' },
   'GET /api/health': { op: 'health', access: 'open' },
   'GET /': { op: 'root', access: 'open' },
+  'GET /ui/*': { op: 'ui_asset', access: 'open' },
   'DELETE /api/tempfolder': { op: 'cleantemp', access: 'admin' },
   'POST /api/regen_thumbs': { op: 'regen_thumbnails', access: 'admin' },
   'POST /api/shinobu/rescan': { op: 'shinobu_rescan', access: 'admin' },

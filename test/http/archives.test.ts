@@ -372,14 +372,13 @@ describe('server info', () => {
     expect(await total()).toBe(2)
   })
 
-  it('points the root at the server info, so clients that probe the base URL see a 2xx', async () => {
+  it('serves the web UI at the root, so clients that probe the base URL see a 2xx', async () => {
     for (const method of ['GET', 'HEAD']) {
       const res = await app.req('/', { method, redirect: 'manual' })
-      expect(res.status).toBe(302)
-      expect(res.headers.get('location')).toBe('/api/info')
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toStartWith('text/html')
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self'")
     }
-    const followed = await app.req('/', { method: 'HEAD' })
-    expect(followed.status).toBe(200)
   })
 
   it('cleans the temp folder', async () => {

@@ -12,9 +12,6 @@ export const infoRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.info' })
     .use(requestContext(deps))
     .get('/api/info', () => serverInfo(deps))
-    // Clients probe the base URL before anything else (Ichaival sends HEAD / and needs a 2xx).
-    // Until the web UI is served here (roadmap step 9), the root points at the server info.
-    .get('/', ({ redirect }) => redirect('/api/info', 302))
     .delete('/api/tempfolder', async () =>
       ok({ error: null, newsize: await cleanTempFolder(deps) }),
     )

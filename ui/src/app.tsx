@@ -1,0 +1,117 @@
+// The shell: header (server name, navigation, theme, log in/out), the view for the current hash
+// route, and toasts. Admin pages ask for a login first when the server has a password.
+import type { ComponentType } from 'preact'
+import { route, href } from './router.ts'
+import { loggedIn, loginStatus, logOut, serverInfo } from './session.ts'
+import { theme, type Theme } from './theme.ts'
+import { Toasts, notifyError } from './components/toast.tsx'
+import { LibraryView } from './views/library.tsx'
+import { LoginView } from './views/login.tsx'
+import { ReaderView } from './views/reader.tsx'
+import { ArchiveView } from './views/archive.tsx'
+import { UploadView } from './views/upload.tsx'
+import { CategoriesView, TankoubonsView } from './views/collections.tsx'
+import { DownloadsView } from './views/downloads.tsx'
+import { CompareView } from './views/compare.tsx'
+import { PluginsView } from './views/plugins.tsx'
+import { JobsView } from './views/jobs.tsx'
+import { MaintenanceView } from './views/maintenance.tsx'
+import { SettingsView } from './views/settings.tsx'
+
+/** Route name -> view, and whether it needs a logged-in session. */
+const VIEWS: Record<string, { view: ComponentType<{ parts: string[] }>; admin?: true }> = {
+  '': { view: LibraryView },
+  login: { view: LoginView },
+  reader: { view: ReaderView },
+  archive: { view: ArchiveView },
+  upload: { view: UploadView, admin: true },
+  categories: { view: CategoriesView },
+  tankoubons: { view: TankoubonsView },
+  downloads: { view: DownloadsView, admin: true },
+  compare: { view: CompareView, admin: true },
+  plugins: { view: PluginsView, admin: true },
+  jobs: { view: JobsView, admin: true },
+  maintenance: { view: MaintenanceView, admin: true },
+  settings: { view: SettingsView, admin: true },
+}
+
+const NAV: [string, string][] = [
+  ['', 'Library'],
+  ['upload', 'Upload'],
+  ['downloads', 'Downloads'],
+  ['categories', 'Categories'],
+  ['tankoubons', 'Tankoubons'],
+  ['plugins', 'Plugins'],
+  ['jobs', 'Jobs'],
+  ['maintenance', 'Maintenance'],
+  ['settings', 'Settings'],
+]
+
+const THEMES: Theme[] = ['system', 'light', 'dark']
+
+export function App() {
+  const { parts } = route.value
+  const name = parts[0] ?? ''
+  const entry = VIEWS[name]
+  const status = loginStatus.value
+  const needsLogin = entry?.admin && status !== null && !loggedIn.value
+  const View = needsLogin ? LoginView : (entry?.view ?? NotFound)
+  // The reader takes the whole screen.
+  const bare = name === 'reader'
+  return (
+    <>
+      {!bare && (
+        <header class="topbar">
+          <a class="brand" href="#/">
+            {serverInfo.value?.name || 'Tankobun'}
+          </a>
+          <nav class="nav" aria-label="Main">
+            {NAV.map(([path, label]) => (
+              <a key={path} href={`#/${path}`} aria-current={name === path ? 'page' : undefined}>
+                {label}
+              </a>
+            ))}
+          </nav>
+          <div class="topbar-end">
+            <select
+              aria-label="Theme"
+              value={theme.value}
+              onChange={(e) => (theme.value = (e.target as HTMLSelectElement).value as Theme)}
+            >
+              {THEMES.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+            {status?.password_enabled &&
+              (loggedIn.value ? (
+                <button type="button" onClick={() => logOut().catch(notifyError)}>
+                  Log out
+                </button>
+              ) : (
+                <a class="button" href={href(['login'])}>
+                  Log in
+                </a>
+              ))}
+          </div>
+        </header>
+      )}
+      <main class={bare ? 'bare' : 'page'}>
+        <View parts={parts.slice(1)} />
+      </main>
+      <Toasts />
+    </>
+  )
+}
+
+function NotFound() {
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>
+        There is no page here. <a href="#/">Back to the library</a>
+      </p>
+    </section>
+  )
+}

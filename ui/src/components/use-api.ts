@@ -1,0 +1,28 @@
+// Loading a server answer into a view: `{data, error, loading, reload}`; reloads when deps change.
+import { useCallback, useEffect, useState } from 'preact/hooks'
+import { messageOf } from '../api.ts'
+
+export function useApi<T>(load: () => Promise<T>, deps: unknown[]) {
+  const [data, setData] = useState<T | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [loading, setLoading] = useState(true)
+  const [version, setVersion] = useState(0)
+  useEffect(() => {
+    let current = true
+    setLoading(true)
+    load()
+      .then((value) => {
+        if (!current) return
+        setData(value)
+        setError(null)
+      })
+      .catch((e) => current && setError(messageOf(e)))
+      .finally(() => current && setLoading(false))
+    return () => {
+      current = false
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, version])
+  const reload = useCallback(() => setVersion((v) => v + 1), [])
+  return { data, error, loading, reload }
+}

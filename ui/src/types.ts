@@ -1,0 +1,76 @@
+// Wire shapes the UI reads (SPEC.md part 1 and API-NOTES.md). Loose where the UI does not care.
+
+export type ArchiveMeta = {
+  arcid: string
+  title: string
+  tags: string
+  summary?: string
+  filename?: string
+  extension?: string
+  pagecount: number
+  progress: number
+  isnew: boolean | string
+  lastreadtime?: number
+  size?: number
+  toc?: { page: number; title: string }[]
+}
+
+export type SearchAnswer = {
+  data: ArchiveMeta[]
+  draw?: number
+  recordsFiltered: number
+  recordsTotal: number
+}
+
+export type Category = {
+  id: string
+  name: string
+  search: string
+  pinned: string | number
+  archives: string[]
+  visible_to_guest?: string | number | boolean
+}
+
+export type Tankoubon = {
+  id: string
+  name: string
+  summary?: string
+  tags?: string
+  archives: string[]
+  pagecount?: number
+  progress?: number
+}
+
+export type ServerInfo = {
+  name: string
+  motd: string
+  version: string
+  version_name?: string
+  has_password: boolean | number | string
+  archives_per_page: number | string
+  nofun_mode?: boolean | number | string
+  server_tracks_progress?: boolean | number | string
+  total_archives?: number
+  total_pages_read?: number
+  [key: string]: unknown
+}
+
+export type LoginStatus = { logged_in: boolean; password_enabled: boolean }
+
+export type Job = {
+  id: number
+  name?: string
+  task?: string
+  state: string
+  progress?: number
+  message?: string
+  error?: string | null
+  [key: string]: unknown
+}
+
+/** LANraragi sends isnew as a boolean or as the strings "true"/"false". */
+export const isNew = (value: ArchiveMeta['isnew']): boolean => value === true || value === 'true'
+
+/** Flags come as 0/1, "0"/"1", booleans or "true"/"false" depending on the route. */
+export const flag = (value: unknown): boolean =>
+  value === true || value === 1 || value === '1' || value === 'true'

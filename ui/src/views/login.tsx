@@ -1,0 +1,69 @@
+// Log in with the admin password. On a first start the server printed a generated password once
+// (docs/auth.md); the page says where to find it, and Settings changes it.
+import { useState } from 'preact/hooks'
+import { messageOf } from '../api.ts'
+import { navigate, route } from '../router.ts'
+import { loggedIn, loginStatus, logIn, serverInfo } from '../session.ts'
+
+export function LoginView(_: { parts: string[] }) {
+  const [password, setPassword] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const onLoginPage = route.value.parts[0] === 'login'
+
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      await logIn(password)
+      setPassword('')
+      // From the login page go to the library; from a guarded page, stay on it.
+      if (onLoginPage) navigate('#/', { replace: true })
+    } catch (e) {
+      setError(messageOf(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  if (loggedIn.value && loginStatus.value?.password_enabled)
+    return (
+      <section class="login card">
+        <p>You are logged in.</p>
+        <a href="#/">Go to the library</a>
+      </section>
+    )
+
+  return (
+    <section class="login card">
+      <h1>Log in to {serverInfo.value?.name || 'Tankobun'}</h1>
+      {serverInfo.value?.motd && <p class="muted">{serverInfo.value.motd}</p>}
+      <form class="stack" onSubmit={submit}>
+        <label class="stack-label">
+          <span>Password</span>
+          <input
+            type="password"
+            autocomplete="current-password"
+            value={password}
+            onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+            required
+            autofocus
+          />
+        </label>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" class="primary" disabled={busy}>
+          Log in
+        </button>
+      </form>
+      <p class="muted">
+        First start? Without <code>TANKOBUN_PASSWORD</code> the server printed a generated password
+        once in its log; log in with it, then choose your own under Settings.
+      </p>
+    </section>
+  )
+}
