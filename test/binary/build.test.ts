@@ -138,6 +138,14 @@ describe('the single binary', () => {
   it('catalogues, serves pages and thumbnails, and runs a plugin', async () => {
     const server = await start()
     expect(await (await get(server, '/api/health')).json()).toMatchObject({ sandbox: 'installed' })
+    // The web UI comes from the embedded build: its page and the script it names.
+    const index = await get(server, '/')
+    expect(index.headers.get('content-type')).toStartWith('text/html')
+    const script = (await index.text()).match(/src="(\/ui\/[^"]+\.js)"/)?.[1]
+    expect(script).toBeDefined()
+    const bundle = await get(server, script!)
+    expect(bundle.status).toBe(200)
+    expect((await bundle.text()).length).toBeGreaterThan(1000)
     const rescan = await get(server, '/api/shinobu/rescan', { method: 'POST' })
     expect(rescan.status).toBe(200)
     archives = await until('both archives', async () => {
