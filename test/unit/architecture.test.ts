@@ -9,7 +9,7 @@ const ROOT = join(import.meta.dir, '..', '..')
 function sourceFiles(dir: string): string[] {
   if (!existsSync(dir)) return []
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name))
     .map((e) => join(e.parentPath, e.name))
 }
 
@@ -197,5 +197,13 @@ describe('architecture', () => {
       .filter((file) => !file.startsWith('src/search/') && !allowed.includes(file))
       .filter((file) => sync.test(readFileSync(join(ROOT, file), 'utf8')))
     expect(offenders).toEqual([])
+  })
+
+  it('the web UI speaks only HTTP: ui/src imports nothing outside itself but preact', () => {
+    const outside = (spec: string, file: string) =>
+      spec.startsWith('.')
+        ? !relative(ROOT, join(file, '..', spec)).startsWith('ui/src/')
+        : !/^(preact|@preact\/signals)(\/|$)/.test(spec)
+    expect(violations('ui/src', outside)).toEqual([])
   })
 })
