@@ -1,15 +1,11 @@
-// Placeholder until these views are written (issue 15).
-export function CategoriesView(_: { parts: string[] }) {
-  return (
-    <section>
-      <h1>Categories</h1>
-    </section>
-  )
-}
-export function TankoubonsView(_: { parts: string[] }) {
-  return (
-    <section>
-      <h1>Tankoubons</h1>
-    </section>
-  )
+// Categories (`#/categories`) and Tankoubons (`#/tankoubons`, one at `#/tankoubons/<id>`); the
+// pieces live in ui/src/collections/.
+import { CategoriesView } from '../collections/categories.tsx'
+import { TankoubonList } from '../collections/tankoubon-list.tsx'
+import { TankoubonDetail } from '../collections/tankoubon-detail.tsx'
+
+export { CategoriesView }
+
+export function TankoubonsView({ parts }: { parts: string[] }) {
+  return parts[0] ? <TankoubonDetail key={parts[0]} id={parts[0]} /> : <TankoubonList />
 }
