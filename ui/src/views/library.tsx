@@ -1,8 +1,80 @@
-// Placeholder until this view is written (issue 15).
+// The library: search, sort and filters kept in the hash query, categories and a tag cloud at
+// the side, and the covers grid with infinite scroll. Each part is a module in ui/src/library/.
+import { useEffect } from 'preact/hooks'
+import { api } from '../api.ts'
+import { searchTermFor } from '../components/tags.tsx'
+import { useApi } from '../components/use-api.ts'
+import { navigate, route } from '../router.ts'
+import type { Category } from '../types.ts'
+import { LibraryGrid } from '../library/grid.tsx'
+import { libraryHref, readLibraryQuery, type LibraryQuery } from '../library/query.ts'
+import { SearchBox } from '../library/search-box.tsx'
+import { LibrarySidebar, type TagStat } from '../library/sidebar.tsx'
+import { LibraryToolbar } from '../library/toolbar.tsx'
+import { useResults } from '../library/use-results.ts'
+
+const INDEXING_RETRY_MS = 2000
+
 export function LibraryView(_: { parts: string[] }) {
+  const state = readLibraryQuery(route.value.query)
+  const results = useResults(state)
+  const categories = useApi(() => api<Category[]>('/api/categories'), [])
+  const stats = useApi(
+    () =>
+      api<TagStat[] | null>('/api/database/stats', {
+        query: { minweight: 1, hide_excluded_namespaces: true },
+      }),
+    [],
+  )
+  // Stats answer 204 (null) like search until the index is built.
+  const statsPending = !stats.loading && stats.data === null && !stats.error
+  useEffect(() => {
+    if (!statsPending) return
+    const timer = setTimeout(stats.reload, INDEXING_RETRY_MS)
+    return () => clearTimeout(timer)
+  }, [statsPending, stats.reload])
+
+  // Record how many pages are shown, without a history entry per page.
+  useEffect(() => {
+    if (results.pages > 0 && results.pages !== state.page)
+      navigate(libraryHref({ ...state, page: results.pages }), { replace: true })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [results.pages])
+
+  const change = (patch: Partial<LibraryQuery>) =>
+    navigate(libraryHref({ ...state, page: 1, ...patch }))
+  const addTag = (tag: string) => {
+    const term = searchTermFor(tag)
+    change({ q: state.q.trim() ? `${state.q.trim()}, ${term}` : term })
+  }
+  const namespaces = [...new Set((stats.data ?? []).map((s) => s.namespace).filter(Boolean))].sort()
+
   return (
-    <section>
-      <h1>LibraryView</h1>
+    <section class="library">
+      <h1 class="lib-sr-only">Library</h1>
+      <SearchBox value={state.q} onSearch={(q) => change({ q })} />
+      <LibraryToolbar
+        state={state}
+        namespaces={namespaces}
+        filtered={results.filtered}
+        total={results.total}
+        onChange={change}
+      />
+      {results.indexing && (
+        <p class="muted" role="status">
+          Indexing…
+        </p>
+      )}
+      <div class="lib-layout">
+        <LibrarySidebar
+          categories={categories.data}
+          stats={stats.data}
+          selected={state.category}
+          onCategory={(category) => change({ category })}
+          onTag={addTag}
+        />
+        <LibraryGrid results={results} />
+      </div>
     </section>
   )
 }

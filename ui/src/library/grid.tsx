@@ -1,0 +1,103 @@
+// The covers grid: one card per hit (archive or Tankoubon), skeletons before the first answer,
+// and a sentinel that loads the next page when it scrolls near (a button does the same).
+import { useEffect, useRef } from 'preact/hooks'
+import { Cover } from '../components/cover.tsx'
+import { href } from '../router.ts'
+import { isNew, type ArchiveMeta } from '../types.ts'
+import type { Results } from './use-results.ts'
+
+const SKELETON_CARDS = 12
+const isTank = (id: string) => id.startsWith('TANK_')
+
+export function LibraryGrid({ results }: { results: Results }) {
+  const { items, loading, done, error, loadMore } = results
+  const first = loading && items.length === 0
+  return (
+    <div class="lib-results">
+      <ul class="lib-grid" aria-label="Archives" aria-busy={loading}>
+        {first
+          ? Array.from({ length: SKELETON_CARDS }, (_, i) => <SkeletonCard key={i} />)
+          : items.map((item) => <Card key={item.arcid} item={item} />)}
+      </ul>
+      {!loading && !error && items.length === 0 && <p class="muted">Nothing matches.</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {!done && !first && <MoreSentinel loading={loading} onMore={loadMore} count={items.length} />}
+    </div>
+  )
+}
+
+function Card({ item }: { item: ArchiveMeta }) {
+  const tank = isTank(item.arcid)
+  const thumb = tank
+    ? `/api/tankoubons/${encodeURIComponent(item.arcid)}/thumbnail`
+    : `/api/archives/${encodeURIComponent(item.arcid)}/thumbnail`
+  const info = tank ? href(['tankoubons', item.arcid]) : href(['archive', item.arcid])
+  const pages = Number(item.pagecount) || 0
+  const progress = Math.min(Number(item.progress) || 0, pages)
+  return (
+    <li class="lib-card">
+      <a class="lib-card-open" href={href(['reader', item.arcid])}>
+        <Cover src={thumb} alt="" />
+        <span class="lib-card-title" title={item.title}>
+          {item.title}
+        </span>
+      </a>
+      <div class="lib-card-badges">
+        {tank && <span class="lib-badge">Tankoubon</span>}
+        {isNew(item.isnew) && <span class="lib-badge lib-badge-new">New</span>}
+      </div>
+      <a class="lib-card-info button icon" href={info} aria-label={`Details: ${item.title}`}>
+        i
+      </a>
+      {pages > 0 && progress > 0 && (
+        <div
+          class="lib-progress"
+          role="progressbar"
+          aria-label="Reading progress"
+          aria-valuemin={0}
+          aria-valuemax={pages}
+          aria-valuenow={progress}
+          style={{ '--p': String(progress / pages) }}
+        />
+      )}
+    </li>
+  )
+}
+
+function SkeletonCard() {
+  return (
+    <li class="lib-card lib-card-skeleton" aria-hidden="true">
+      <div class="cover">
+        <div class="skeleton" />
+      </div>
+      <span class="lib-card-title skeleton" />
+    </li>
+  )
+}
+
+/** Observed afresh after each page, so a sentinel still in view after a short page fires again. */
+function MoreSentinel(props: { loading: boolean; onMore: () => void; count: number }) {
+  const { loading, onMore, count } = props
+  const ref = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const el = ref.current
+    if (!el || loading || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver(
+      (entries) => entries.some((entry) => entry.isIntersecting) && onMore(),
+      { rootMargin: '600px' },
+    )
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [loading, onMore, count])
+  return (
+    <div ref={ref} class="lib-more">
+      <button type="button" onClick={onMore} disabled={loading}>
+        {loading ? 'Loading…' : 'Load more'}
+      </button>
+    </div>
+  )
+}

@@ -1,0 +1,117 @@
+// The library's results, page after page: `/api/search` from `start=0`, then the next `start` on
+// demand. The server answers 204 while its index is built; the view says so and asks again.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
+import { api, messageOf } from '../api.ts'
+import type { ArchiveMeta, SearchAnswer } from '../types.ts'
+import { filterParams, searchKey, type LibraryQuery } from './query.ts'
+
+const INDEXING_RETRY_MS = 1000
+/** Pages restored at once from `page=` in the URL; more than this is loaded by scrolling. */
+const MAX_RESTORED_PAGES = 10
+
+export type Results = {
+  items: ArchiveMeta[]
+  /** Matches before paging, and the size of the library searched; null before the first answer. */
+  filtered: number | null
+  total: number | null
+  loading: boolean
+  indexing: boolean
+  error: string | null
+  done: boolean
+  pages: number
+  loadMore: () => void
+}
+
+export function useResults(state: LibraryQuery): Results {
+  const key = searchKey(state)
+  const [items, setItems] = useState<ArchiveMeta[]>([])
+  const [filtered, setFiltered] = useState<number | null>(null)
+  const [total, setTotal] = useState<number | null>(null)
+  const [loading, setLoading] = useState(true)
+  const [indexing, setIndexing] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [done, setDone] = useState(false)
+  const [pages, setPages] = useState(0)
+  // A search outliving its key (the user typed on) must not write into the new one's results.
+  const generation = useRef(0)
+  const busy = useRef(false)
+  const loaded = useRef<ArchiveMeta[]>([])
+
+  const fetchPage = useCallback(
+    async (gen: number): Promise<boolean> => {
+      for (;;) {
+        const answer = await api<SearchAnswer | null>('/api/search', {
+          query: {
+            ...filterParams(state),
+            start: loaded.current.length,
+            sortby: state.sort,
+            order: state.order,
+            groupby_tanks: true,
+          },
+        })
+        if (gen !== generation.current) return false
+        if (answer === null) {
+          setIndexing(true)
+          await new Promise((resolve) => setTimeout(resolve, INDEXING_RETRY_MS))
+          if (gen !== generation.current) return false
+          continue
+        }
+        setIndexing(false)
+        loaded.current = [...loaded.current, ...answer.data]
+        setItems(loaded.current)
+        setFiltered(answer.recordsFiltered)
+        setTotal(answer.recordsTotal)
+        setPages((n) => n + 1)
+        const finished = answer.data.length === 0 || loaded.current.length >= answer.recordsFiltered
+        setDone(finished)
+        return !finished
+      }
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [key],
+  )
+
+  const run = useCallback(
+    async (gen: number, count: number) => {
+      busy.current = true
+      setLoading(true)
+      try {
+        for (let i = 0; i < count; i++) if (!(await fetchPage(gen))) break
+      } catch (e) {
+        if (gen === generation.current) setError(messageOf(e))
+      } finally {
+        if (gen === generation.current) {
+          busy.current = false
+          setLoading(false)
+        }
+      }
+    },
+    [fetchPage],
+  )
+
+  useEffect(() => {
+    const gen = ++generation.current
+    loaded.current = []
+    setItems([])
+    setFiltered(null)
+    setTotal(null)
+    setError(null)
+    setDone(false)
+    setPages(0)
+    run(gen, Math.min(state.page, MAX_RESTORED_PAGES))
+    return () => {
+      generation.current++
+      busy.current = false
+    }
+    // Only a new search restarts; `page` changes as pages load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key])
+
+  const loadMore = useCallback(() => {
+    if (busy.current || done) return
+    setError(null)
+    run(generation.current, 1)
+  }, [run, done])
+
+  return { items, filtered, total, loading, indexing, error, done, pages, loadMore }
+}
