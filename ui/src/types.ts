@@ -74,3 +74,36 @@ export const isNew = (value: ArchiveMeta['isnew']): boolean => value === true ||
 /** Flags come as 0/1, "0"/"1", booleans or "true"/"false" depending on the route. */
 export const flag = (value: unknown): boolean =>
   value === true || value === 1 || value === '1' || value === 'true'
+
+// Reader and archive page (issue 15).
+
+/** A bookmark on one archive page; Tankoubon bookmarks add the member and its local page. */
+export type Bookmark = {
+  page: number
+  filename: string
+  name: string | null
+  bookmarked_at: number
+  archive_id?: string
+  local_page?: number
+}
+
+/** `GET /api/tankoubons/{id}/full`: the Tankoubon with its members' metadata, in order. */
+export type FullTankoubon = {
+  filtered: number
+  total: number
+  result: Tankoubon & { full_data: ArchiveMeta[] }
+}
+
+export type PluginInfo = {
+  name: string
+  namespace: string
+  description: string
+  type: string
+  oneshot_arg: string | null
+  parameters: { name?: string; type: string; desc: string }[]
+}
+
+/** `POST /api/plugins/use` for a metadata plugin. */
+export type MetadataProposal = { new_tags: string; title?: string; summary?: string }
+
+export type TagSuggestion = { tag: string; weight: number }

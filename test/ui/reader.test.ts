@@ -1,0 +1,196 @@
+// The reader in a real browser: pages turn with keys and click zones, right-to-left flips the
+// arrows, double page pairs pages (cover alone or not), bookmarks get names, progress reaches the
+// server, and a Tankoubon reads across its members.
+import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { makeCbz } from '../helpers/fixtures.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
+import { closeBrowser, logInThroughUi, openUi, uiTest } from './browser.ts'
+
+/** Polls an API read until `check` holds (the UI saves after a short debounce). */
+async function until(read: () => Promise<Wire>, check: (body: Wire) => boolean): Promise<Wire> {
+  let body: Wire = {}
+  for (let i = 0; i < 100; i++) {
+    body = await read()
+    if (check(body)) return body
+    await Bun.sleep(100)
+  }
+  throw new Error(`condition never held; last answer ${JSON.stringify(body)}`)
+}
+
+/** Waits until the paged view shows exactly these pages (entry names), left to right. */
+async function shows(page: Page, names: string[]) {
+  await page.waitForFunction(
+    (want) => {
+      const imgs = [...document.querySelectorAll<HTMLImageElement>('.reader-paged img')]
+      const got = imgs.map((img) => new URL(img.src).searchParams.get('path'))
+      return JSON.stringify(got) === JSON.stringify(want)
+    },
+    names,
+    { timeout: 10_000 },
+  )
+}
+
+/** Clicks the stage at a fraction of its width, mid-height (below the top bar). */
+async function tap(page: Page, fraction: number) {
+  const box = (await page.locator('.reader-stage').boundingBox())!
+  await page.mouse.click(box.x + box.width * fraction, box.y + box.height * 0.6)
+}
+
+describe('reader', () => {
+  let app: TestServer
+  let cookie: string
+  const ids: Record<string, string> = {}
+  let tank = ''
+
+  beforeAll(async () => {
+    app = await startTestServer({
+      beforeStart: async (dir) => {
+        await makeCbz(join(dir, 'Six Pages.cbz'), { pages: 6, width: 20, height: 30 })
+        await makeCbz(join(dir, 'Volume 1.cbz'), { pages: 2, width: 22, height: 30 })
+        await makeCbz(join(dir, 'Volume 2.cbz'), { pages: 2, width: 24, height: 30 })
+      },
+    })
+    await app.idle()
+    cookie = await app.login()
+    const list = await app.json<Wire[]>('/api/archives', { cookie })
+    for (const row of list.body) ids[row.title] = row.arcid
+    const created = await app.req('/api/tankoubons', {
+      method: 'PUT',
+      cookie,
+      body: new URLSearchParams({ name: 'Both volumes' }),
+    })
+    tank = ((await created.json()) as Wire).tankoubon_id
+    for (const title of ['Volume 1', 'Volume 2'])
+      await app.json(`/api/tankoubons/${tank}/${ids[title]}`, { method: 'PUT', cookie })
+  })
+  afterAll(async () => {
+    await closeBrowser()
+    await app[Symbol.asyncDispose]()
+  })
+
+  uiTest('turns pages with keys and click zones, saves and resumes progress', async (shot) => {
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    const id = ids['Six Pages']!
+    await ui.page.goto(`${app.url}/#/reader/${id}`)
+    await shows(ui.page, ['001.jpg'])
+    await ui.page.keyboard.press('ArrowRight')
+    await shows(ui.page, ['002.jpg'])
+    await ui.page.keyboard.press('ArrowRight')
+    await shows(ui.page, ['003.jpg'])
+    await ui.page.keyboard.press('ArrowLeft')
+    await shows(ui.page, ['002.jpg'])
+    await tap(ui.page, 0.9)
+    await shows(ui.page, ['003.jpg'])
+    await tap(ui.page, 0.1)
+    await shows(ui.page, ['002.jpg'])
+    await ui.page.keyboard.press('End')
+    await shows(ui.page, ['006.jpg'])
+    await ui.page.keyboard.press('Home')
+    await shows(ui.page, ['001.jpg'])
+    await ui.page.keyboard.press('PageDown')
+    await ui.page.keyboard.press('PageDown')
+    await ui.page.keyboard.press('PageDown')
+    await shows(ui.page, ['004.jpg'])
+    expect(ui.page.url()).toContain('page=4')
+    await until(
+      async () => (await app.json(`/api/archives/${id}/metadata`, { cookie })).body,
+      (meta) => meta.progress === 4,
+    )
+    // Opening again without ?page= resumes there; Escape goes back to the library.
+    await ui.page.goto(`${app.url}/#/`)
+    await ui.page.goto(`${app.url}/#/reader/${id}`)
+    await shows(ui.page, ['004.jpg'])
+    await ui.page.keyboard.press('Escape')
+    await ui.page.waitForFunction(() => location.hash === '#/')
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+
+  uiTest('right-to-left flips the arrows; double page pairs pages, cover alone', async (shot) => {
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    await ui.page.goto(`${app.url}/#/reader/${ids['Six Pages']}?page=1`)
+    await shows(ui.page, ['001.jpg'])
+    await ui.page.getByRole('button', { name: 'Right to left' }).click()
+    await ui.page.keyboard.press('ArrowLeft')
+    await shows(ui.page, ['002.jpg'])
+    await ui.page.keyboard.press('ArrowRight')
+    await shows(ui.page, ['001.jpg'])
+    await ui.page.getByRole('button', { name: 'Double' }).click()
+    // Cover alone (the default): page 1 by itself, then 2-3 shown right to left.
+    await shows(ui.page, ['001.jpg'])
+    await ui.page.keyboard.press('ArrowLeft')
+    await shows(ui.page, ['003.jpg', '002.jpg'])
+    await ui.page.getByRole('button', { name: 'Right to left' }).click()
+    await shows(ui.page, ['002.jpg', '003.jpg'])
+    await ui.page.getByRole('button', { name: 'Cover alone' }).click()
+    await ui.page.keyboard.press('Home')
+    await shows(ui.page, ['001.jpg', '002.jpg'])
+    await ui.page.keyboard.press('ArrowRight')
+    await shows(ui.page, ['003.jpg', '004.jpg'])
+    // The choice is remembered by the browser.
+    await ui.page.reload()
+    await shows(ui.page, ['003.jpg', '004.jpg'])
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+
+  uiTest('sets a named bookmark', async (shot) => {
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    const id = ids['Six Pages']!
+    await ui.page.goto(`${app.url}/#/reader/${id}?page=5`)
+    await shows(ui.page, ['005.jpg'])
+    await ui.page.getByRole('button', { name: /Bookmark page/ }).click()
+    await ui.page.getByRole('button', { name: /Bookmarked/ }).waitFor()
+    await ui.page.getByRole('button', { name: 'Bookmarks' }).click()
+    await ui.page.getByLabel('Name of the bookmark on page 5').fill('The <b>twist</b>')
+    await ui.page.getByRole('button', { name: 'Save name' }).click()
+    const marks = await until(
+      async () => ({ list: (await app.json(`/api/archives/${id}/bookmarks`, { cookie })).body }),
+      (body) => body.list[0]?.name === 'The <b>twist</b>',
+    )
+    expect(marks.list).toHaveLength(1)
+    expect(marks.list[0].page).toBe(5)
+    // Shown as text, and it jumps there.
+    await ui.page.keyboard.press('Home')
+    await shows(ui.page, ['001.jpg'])
+    await ui.page.getByRole('button', { name: /The <b>twist<\/b>/ }).click()
+    await shows(ui.page, ['005.jpg'])
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+
+  uiTest('reads a Tankoubon across its members and saves its progress', async (shot) => {
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    await ui.page.goto(`${app.url}/#/reader/${tank}`)
+    await shows(ui.page, ['001.jpg'])
+    const member = (n: number) =>
+      ui.page.locator(`.reader-paged img[src*="/api/archives/${ids[`Volume ${n}`]}/page"]`)
+    await member(1).waitFor()
+    await ui.page.keyboard.press('ArrowRight')
+    await shows(ui.page, ['002.jpg'])
+    await ui.page.keyboard.press('ArrowRight')
+    await shows(ui.page, ['001.jpg'])
+    await member(2).waitFor()
+    await expect(ui.page.locator('.reader-position').textContent()).resolves.toBe('Page 3 / 4')
+    await until(
+      async () => (await app.json(`/api/tankoubons/${tank}`, { cookie })).body,
+      (body) => body.progress === 3,
+    )
+    // One contents entry per member.
+    await ui.page.getByRole('button', { name: 'Contents' }).click()
+    await ui.page.getByRole('button', { name: /Volume 1/ }).click()
+    await member(1).waitFor()
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+})

@@ -1,0 +1,199 @@
+// One open book: the current page, how it is shown (prefs), navigation by keys, zones, swipes and
+// the bars, progress saving, preloading, and the panels.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { href, navigate, route } from '../router.ts'
+import { loggedIn } from '../session.ts'
+import { useApi } from '../components/use-api.ts'
+import { notifyError } from '../components/toast.tsx'
+import {
+  addBookmark,
+  clearNewFlag,
+  listBookmarks,
+  removeBookmark,
+  saveProgress,
+  type Book,
+} from './book.ts'
+import { prefs } from './prefs.ts'
+import { spreadIndexOf, spreadsOf } from './spreads.ts'
+import { preloadPage } from './image-cache.ts'
+import { PagedStage, type Zone } from './paged.tsx'
+import { VerticalStage } from './vertical.tsx'
+import { BottomBar, TopBar, type Panel } from './toolbar.tsx'
+import { BookmarksPanel, PagesStrip, TocPanel } from './panels.tsx'
+import { useReaderKeys } from './keys.ts'
+
+const HIDE_BARS_MS = 3000
+const SAVE_PROGRESS_MS = 600
+const PRELOAD_SPREADS = 3
+
+const clamp = (n: number, count: number) =>
+  Math.min(Math.max(1, Math.round(n) || 1), Math.max(count, 1))
+
+export function Reader({ book }: { book: Book }) {
+  const count = book.pages.length
+  const { mode, rtl, coverAlone, fit } = prefs.value
+  const [page, setPage] = useState(() =>
+    clamp(Number(route.value.query.get('page')) || book.progress || 1, count),
+  )
+  const [jump, setJump] = useState(0)
+  const [bars, setBars] = useState(true)
+  const [panel, setPanel] = useState<Panel>(null)
+  const hovering = useRef(false)
+  const [poke, setPoke] = useState(0)
+
+  const spreads = useMemo(
+    () => spreadsOf(count, mode === 'double', coverAlone),
+    [count, mode, coverAlone],
+  )
+  const at = spreadIndexOf(spreads, page - 1)
+  const spread = spreads[at] ?? [0]
+
+  /** An explicit move: in vertical mode the stage scrolls to it. */
+  const go = (target: number) => {
+    setPage(clamp(target, count))
+    setJump((n) => n + 1)
+  }
+  const step = (delta: 1 | -1) => {
+    if (mode === 'vertical') return go(page + delta)
+    const next = spreads[Math.min(Math.max(at + delta, 0), spreads.length - 1)]
+    if (next) go(next[0]! + 1)
+  }
+  /** Screen sides: the left side goes back in left-to-right reading, forward in right-to-left. */
+  const side = (which: 'left' | 'right') => step((which === 'right') !== rtl ? 1 : -1)
+  const close = () => navigate(href([]))
+
+  const onZone = (zone: Zone) => {
+    if (zone === 'center') setBars((shown) => !shown)
+    else side(zone)
+  }
+
+  useReaderKeys({ step, side, first: () => go(1), last: () => go(count), close })
+
+  // The address follows the page without new history entries: back leaves the reader. In the
+  // same frame as the page, so a reload right after a turn reopens that page.
+  useLayoutEffect(() => {
+    history.replaceState(history.state, '', href(['reader', book.id], { page }))
+  }, [page, book.id])
+
+  // Progress, once the reader settles on a page.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      saveProgress(book, page).catch(() => {
+        // Progress tracking off, or a guest without progress rights: reading goes on.
+      })
+    }, SAVE_PROGRESS_MS)
+    return () => clearTimeout(timer)
+  }, [page, book])
+
+  useEffect(() => {
+    if (loggedIn.value) clearNewFlag(book)
+  }, [book])
+
+  // The next spreads are fetched and decoded before they are needed, the previous one too.
+  useEffect(() => {
+    if (mode === 'vertical') return
+    const ahead = spreads.slice(at + 1, at + 1 + PRELOAD_SPREADS).flat()
+    for (const i of [...ahead, ...(spreads[at - 1] ?? [])]) preloadPage(book.pages[i]!)
+  }, [at, spreads, mode, book])
+
+  // The bars hide after a while, unless hovered or a panel is open.
+  useEffect(() => {
+    if (!bars || panel) return
+    const timer = setTimeout(() => hovering.current || setBars(false), HIDE_BARS_MS)
+    return () => clearTimeout(timer)
+  }, [bars, panel, poke])
+
+  const bookmarks = useApi(() => listBookmarks(book), [book])
+  const marks = bookmarks.data ?? []
+  const bookmarked = marks.some((mark) => spread.includes(mark.page - 1))
+  const toggleBookmark = () => {
+    const target = page
+    const action = bookmarked
+      ? Promise.all(
+          marks.filter((m) => spread.includes(m.page - 1)).map((m) => removeBookmark(book, m.page)),
+        )
+      : addBookmark(book, target)
+    action.then(bookmarks.reload).catch(notifyError)
+  }
+
+  const shownPages = mode === 'vertical' ? [page - 1] : spread
+  const position =
+    count === 0 ? 'No pages' : `Page ${shownPages.map((i) => i + 1).join('–')} / ${count}`
+
+  // Bars: hovering with a mouse shows them; a touch on hidden bars only shows them.
+  const barEvents = {
+    onPointerEnter: (e: PointerEvent) => {
+      if (e.pointerType !== 'mouse') return
+      hovering.current = true
+      setBars(true)
+    },
+    onPointerLeave: () => {
+      hovering.current = false
+      setPoke((n) => n + 1)
+    },
+    onFocusIn: () => {
+      setBars(true)
+      setPoke((n) => n + 1)
+    },
+    onClickCapture: (e: MouseEvent) => {
+      if (bars) return
+      e.stopPropagation()
+      e.preventDefault()
+      setBars(true)
+    },
+  }
+
+  return (
+    <div class={`reader${bars || panel ? '' : ' bars-hidden'}`}>
+      {count === 0 ? (
+        <p class="reader-empty" role="alert">
+          This book has no pages to show.
+        </p>
+      ) : mode === 'vertical' ? (
+        <VerticalStage
+          pages={book.pages}
+          page={page}
+          jump={jump}
+          fit={fit}
+          onVisible={setPage}
+          onZone={onZone}
+        />
+      ) : (
+        <PagedStage
+          pages={book.pages}
+          spread={spread}
+          rtl={rtl}
+          fit={fit}
+          onZone={onZone}
+          onSwipe={(towards) => side(towards === 'left' ? 'right' : 'left')}
+        />
+      )}
+      <div class="reader-bar reader-bar-top" {...barEvents}>
+        <TopBar
+          title={book.title}
+          position={position}
+          panel={panel}
+          bookmarked={bookmarked}
+          canBookmark={loggedIn.value && count > 0}
+          onPanel={setPanel}
+          onBookmark={toggleBookmark}
+          onClose={close}
+        />
+        {panel === 'toc' && <TocPanel book={book} page={page} onGo={go} />}
+        {panel === 'bookmarks' && (
+          <BookmarksPanel
+            book={book}
+            bookmarks={marks}
+            canEdit={loggedIn.value}
+            onGo={go}
+            onChanged={bookmarks.reload}
+          />
+        )}
+      </div>
+      <div class="reader-bar reader-bar-bottom" {...barEvents}>
+        {panel === 'pages' && <PagesStrip book={book} page={page} onGo={go} />}
+        <BottomBar page={page} count={count} rtl={rtl} onGo={go} />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,66 @@
+// Webtoon mode: every page stacked in one scroll, images loaded as they come near. The page
+// crossing the middle of the screen is the current one; a jump (`jump` changes) scrolls to `page`.
+import { useEffect, useRef } from 'preact/hooks'
+import type { Fit } from './prefs.ts'
+import type { Zone } from './paged.tsx'
+
+type Props = {
+  pages: string[]
+  page: number
+  /** Bumped by the reader when it wants `page` scrolled into view. */
+  jump: number
+  fit: Fit
+  onVisible: (page: number) => void
+  onZone: (zone: Zone) => void
+}
+
+export function VerticalStage({ pages, page, jump, fit, onVisible, onZone }: Props) {
+  const stage = useRef<HTMLDivElement>(null)
+  const visible = useRef(onVisible)
+  visible.current = onVisible
+
+  useEffect(() => {
+    const root = stage.current
+    if (!root || typeof IntersectionObserver === 'undefined') return
+    // A one-pixel line across the middle of the stage: the page under it is the one being read.
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries)
+          if (entry.isIntersecting)
+            visible.current(Number((entry.target as HTMLElement).dataset.page))
+      },
+      { root, rootMargin: '-50% 0px -50% 0px' },
+    )
+    for (const el of root.querySelectorAll('[data-page]')) observer.observe(el)
+    return () => observer.disconnect()
+  }, [pages])
+
+  useEffect(() => {
+    stage.current?.querySelector(`[data-page="${page}"]`)?.scrollIntoView({ block: 'start' })
+    // Only explicit jumps scroll; the page changing because of scrolling must not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [jump])
+
+  const onClick = (e: MouseEvent) => {
+    const box = stage.current!.getBoundingClientRect()
+    const x = (e.clientX - box.left) / box.width
+    onZone(x < 1 / 3 ? 'left' : x > 2 / 3 ? 'right' : 'center')
+  }
+
+  return (
+    <div ref={stage} class={`reader-stage reader-vertical fit-${fit}`} onClick={onClick}>
+      {pages.map((url, i) => (
+        <img
+          key={url}
+          data-page={i + 1}
+          class="reader-page pending"
+          src={url}
+          alt={`Page ${i + 1}`}
+          loading="lazy"
+          draggable={false}
+          onLoad={(e) => (e.currentTarget as HTMLImageElement).classList.remove('pending')}
+        />
+      ))}
+    </div>
+  )
+}
