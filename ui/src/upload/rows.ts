@@ -11,7 +11,9 @@ export type UploadRow = {
   key: number
   name: string
   size: number
+  /** Bytes of the request sent, of `total` (the multipart body: a little more than the file). */
   sent: number
+  total: number
   state: 'waiting' | 'uploading' | 'done' | 'error'
   archiveId?: string
   title?: string
@@ -33,11 +35,11 @@ function pump() {
     const job = pending.shift()!
     active++
     patch(job.key, { state: 'uploading' })
-    uploadArchive(job.file, job.fields, (sent) => patch(job.key, { sent }))
+    uploadArchive(job.file, job.fields, (sent, total) => patch(job.key, { sent, total }))
       .then((done) =>
         patch(job.key, {
           state: 'done',
-          sent: job.file.size,
+          sent: uploadRows.value.find((row) => row.key === job.key)?.total ?? 0,
           archiveId: done.id,
           title: done.title,
         }),
@@ -54,7 +56,14 @@ export function enqueueUploads(files: File[], fields: UploadFields) {
   const rows = files.map((file) => {
     const key = nextKey++
     pending.push({ key, file, fields })
-    return { key, name: file.name, size: file.size, sent: 0, state: 'waiting' as const }
+    return {
+      key,
+      name: file.name,
+      size: file.size,
+      sent: 0,
+      total: file.size,
+      state: 'waiting' as const,
+    }
   })
   uploadRows.value = [...uploadRows.value, ...rows]
   pump()

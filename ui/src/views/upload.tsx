@@ -102,8 +102,8 @@ function UploadLine({ row }: { row: UploadRow }) {
         <span class="upload-state">{STATE_TEXT[row.state]}</span>
       </div>
       <progress
-        max={row.size || 1}
-        value={row.state === 'done' ? row.size || 1 : row.sent}
+        max={row.total || 1}
+        value={row.state === 'done' ? row.total || 1 : row.sent}
         aria-label={`Upload of ${row.name}`}
       />
       {row.state === 'done' && row.archiveId && (
