@@ -1,0 +1,39 @@
+// Wire shapes of the plugins page (docs/plugins.md, Endpoints).
+
+export type PluginParameter = {
+  name?: string
+  type: 'string' | 'int' | 'bool' | string
+  desc?: string
+  default_value?: unknown
+}
+
+export type Plugin = {
+  name: string
+  namespace: string
+  author: string
+  description: string
+  version: string
+  type: string
+  icon: string
+  origin: string
+  login_from: string | null
+  oneshot_arg: string | null
+  url_regex: string | null
+  parameters: PluginParameter[]
+  priority: number
+}
+
+export type PluginSettings = { customargs: unknown[]; enabled: boolean }
+
+export type DomainRule = { pattern: string; max_concurrency?: number; bytes_per_sec?: number }
+
+export type PluginOptions = {
+  domain_rules: DomainRule[]
+  bundle_as_archive: boolean
+  timeout_ms: number | null
+}
+
+export const PLUGIN_TYPES = ['metadata', 'download', 'login', 'script'] as const
+
+/** Only image data URLs become an <img>: anything else a plugin names is not loaded. */
+export const safeIcon = (icon: string) => (/^data:image\/[a-z+.-]+[;,]/i.test(icon) ? icon : null)

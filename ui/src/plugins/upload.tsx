@@ -1,0 +1,60 @@
+// Installing a plugin: one .ts file, checked by the server in its sandbox before it is stored.
+import { useState } from 'preact/hooks'
+import { api, messageOf } from '../api.ts'
+import { notify } from '../components/toast.tsx'
+
+export function PluginUpload({ onInstalled }: { onInstalled: (namespace: string) => void }) {
+  const [file, setFile] = useState<File | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [key, setKey] = useState(0)
+
+  const send = async (e: Event) => {
+    e.preventDefault()
+    if (!file) return
+    setError(null)
+    setBusy(true)
+    try {
+      const body = new FormData()
+      body.append('file', file, file.name)
+      const answer = await api<{ namespace: string }>('/api/plugins/upload', {
+        method: 'POST',
+        body,
+      })
+      notify(`Installed ${answer.namespace}.`)
+      setFile(null)
+      setKey((k) => k + 1)
+      onInstalled(answer.namespace)
+    } catch (err) {
+      setError(messageOf(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form class="card stack" onSubmit={send} aria-labelledby="plugin-upload">
+      <h2 id="plugin-upload">Install a plugin</h2>
+      <p class="muted">
+        A single TypeScript file, at most 1 MiB; it never replaces an installed one.
+      </p>
+      <div class="row">
+        <input
+          key={key}
+          type="file"
+          accept=".ts"
+          aria-label="Plugin file"
+          onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)}
+        />
+        <button type="submit" class="primary" disabled={!file || busy}>
+          {busy ? 'Checking…' : 'Upload plugin'}
+        </button>
+      </div>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  )
+}
