@@ -1,0 +1,78 @@
+// Maintenance page: a backup runs to the end and offers its document for download; a duplicate
+// scan over a library holding a re-encoded copy of a book shows the two side by side.
+import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { join } from 'node:path'
+import { smallerJpeg, writeBook } from '../duplicates/books.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
+import { closeBrowser, logInThroughUi, openUi, uiTest } from './browser.ts'
+
+const BOOK = [11, 12, 13, 14, 15, 16]
+
+describe('maintenance page', () => {
+  let app: TestServer
+  let cookie: string
+  beforeAll(async () => {
+    app = await startTestServer({
+      async beforeStart(content) {
+        await writeBook(join(content, 'original.cbz'), BOOK)
+        await writeBook(join(content, 'copy-small.cbz'), BOOK, smallerJpeg)
+        await writeBook(join(content, 'unrelated.cbz'), [71, 72, 73, 74, 75])
+      },
+    })
+    cookie = await app.login()
+    await app.idle()
+    await app.jobsDone()
+  })
+  afterAll(async () => {
+    await closeBrowser()
+    await app[Symbol.asyncDispose]()
+  })
+
+  uiTest('runs a backup and links its document', async (shot) => {
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    await ui.page.goto(app.url + '/#/maintenance')
+    await ui.page.getByRole('button', { name: 'Start backup' }).click()
+    const backup = ui.page.locator('.job-progress', { hasText: 'Backup' })
+    await backup.and(ui.page.locator('[data-state="finished"]')).waitFor()
+    const link = ui.page.getByRole('link', { name: /^Download backup #\d+$/ })
+    await link.waitFor()
+    const href = await link.getAttribute('href')
+    expect(href).toMatch(/^\/api\/database\/backup\/\d+\?format=file$/)
+    const doc = await app.json<Wire>(href!.replace('format=file', 'format=json'), { cookie })
+    expect(doc.status).toBe(200)
+    expect((doc.body.archives as Wire[]).map((a) => a.filename).sort()).toEqual([
+      'copy-small',
+      'original',
+      'unrelated',
+    ])
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+
+  uiTest('scans for duplicates and shows the group side by side', async (shot) => {
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    await ui.page.goto(app.url + '/#/maintenance')
+    await ui.page.getByText('No duplicate groups.').waitFor()
+    await ui.page.getByRole('button', { name: 'Scan for duplicates' }).click()
+    const group = ui.page.getByRole('listitem', { name: 'Duplicate group 1' })
+    await group.waitFor({ timeout: 20_000 })
+    await ui.page.getByText('1 duplicate group', { exact: true }).waitFor()
+    expect(await group.getByRole('link').allTextContents()).toEqual(['original', 'copy-small'])
+    await group.getByRole('img', { name: 'copy-small' }).waitFor()
+    expect(await ui.page.getByRole('listitem', { name: 'Duplicate group 2' }).count()).toBe(0)
+
+    // Deleting the copy asks first, then the group is gone (one member left).
+    await group.getByLabel('Delete copy-small').check()
+    await group.getByRole('button', { name: 'Delete ticked' }).click()
+    await group.getByRole('button', { name: 'Confirm' }).click()
+    await ui.page.getByText('No duplicate groups.').waitFor()
+    const { body } = await app.json<Wire[]>('/api/archives', { cookie })
+    expect(body.map((a) => a.filename).sort()).toEqual(['original', 'unrelated'])
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+})
