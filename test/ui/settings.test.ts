@@ -1,0 +1,79 @@
+// The settings view in a real browser: an API token made in the UI works against the server
+// until it is revoked in the UI; a changed server name shows in the header after a reload.
+import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { closeBrowser, logInThroughUi, openUi, uiTest } from './browser.ts'
+
+describe('settings view', () => {
+  let app: TestServer
+  beforeAll(async () => {
+    app = await startTestServer()
+  })
+  afterAll(async () => {
+    await closeBrowser()
+    await app[Symbol.asyncDispose]()
+  })
+
+  uiTest('creates a token shown once, which works until revoked', async (shot) => {
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    await ui.page.goto(app.url + '/#/settings')
+    await ui.page.getByLabel('Token name').fill('e2e script')
+    await ui.page.getByLabel('Role').selectOption('admin')
+    await ui.page.getByRole('button', { name: 'Create token' }).click()
+    const secretField = ui.page.getByRole('textbox', { name: 'Token secret' })
+    await secretField.waitFor()
+    const secret = await secretField.inputValue()
+    expect(secret).toMatch(/^tkb_[0-9a-f]{64}$/)
+    const table = ui.page.getByRole('table', { name: 'API tokens' })
+    await table.getByRole('cell', { name: 'e2e script', exact: true }).waitFor()
+
+    // The secret is real: an admin route accepts it.
+    const allowed = await app.json('/api/settings', { token: secret })
+    expect(allowed.status).toBe(200)
+
+    // Shown once: after Done, and after a reload, it is gone from the page.
+    await ui.page.getByRole('button', { name: 'Done' }).click()
+    await secretField.waitFor({ state: 'detached' })
+    await ui.page.reload()
+    await table.getByRole('cell', { name: 'e2e script', exact: true }).waitFor()
+    expect(await ui.page.content()).not.toContain(secret)
+
+    // Revoke asks once more, then the token stops working.
+    await ui.page.getByRole('button', { name: 'Revoke e2e script' }).click()
+    await ui.page.getByRole('button', { name: 'Revoke e2e script now' }).click()
+    await ui.page.getByText('No tokens yet.').waitFor()
+    const refused = await app.json('/api/settings', { token: secret })
+    expect(refused.status).toBe(401)
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+
+  uiTest('a changed server name shows in the header after a reload', async (shot) => {
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    await ui.page.goto(app.url + '/#/settings')
+    const name = ui.page.getByLabel('Server name')
+    await name.fill('Moonbase Comics')
+    await ui.page.getByLabel('Archives per page').fill('0')
+    await ui.page.getByRole('button', { name: 'Save settings' }).click()
+    // The server refuses a page size of 0 and nothing is written.
+    await expect(ui.page.getByRole('alert').textContent()).resolves.toMatch(/archives_per_page/)
+    expect((await app.json('/api/info')).body.name).not.toBe('Moonbase Comics')
+    await ui.page.getByLabel('Archives per page').fill('50')
+    await ui.page.getByRole('button', { name: 'Save settings' }).click()
+    await ui.page.locator('.brand', { hasText: 'Moonbase Comics' }).waitFor()
+    await ui.page.reload()
+    await ui.page.locator('.brand', { hasText: 'Moonbase Comics' }).waitFor()
+    expect(await name.inputValue()).toBe('Moonbase Comics')
+    const cookie = await app.login()
+    const settings = await app.json('/api/settings', { cookie })
+    expect(settings.body).toMatchObject({ name: 'Moonbase Comics', archives_per_page: 50 })
+    // The current session is marked.
+    await ui.page.getByRole('list', { name: 'Sessions' }).getByText('This session').waitFor()
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+})

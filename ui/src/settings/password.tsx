@@ -1,0 +1,74 @@
+// Changing the admin password. The server revokes every other session when it changes (this
+// one stays), which the form says before it is sent.
+import { useState } from 'preact/hooks'
+import { api, messageOf } from '../api.ts'
+import { notify } from '../components/toast.tsx'
+
+export function PasswordForm({ onChanged }: { onChanged: () => void }) {
+  const [password, setPassword] = useState('')
+  const [confirm, setConfirm] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    if (password !== confirm) return setError('The two passwords differ.')
+    setBusy(true)
+    setError(null)
+    try {
+      await api('/api/settings/password', { method: 'PUT', json: { password } })
+      setPassword('')
+      setConfirm('')
+      notify('Password changed. Other sessions were signed out.')
+      onChanged()
+    } catch (e) {
+      setError(messageOf(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <section class="card" aria-labelledby="settings-password">
+      <h2 id="settings-password">Password</h2>
+      <form class="stack" onSubmit={submit}>
+        <p class="muted">
+          Changing it signs out every other browser session. API tokens keep working; revoke them
+          below if they leaked.
+        </p>
+        <div class="settings-fields">
+          <label class="stack-label">
+            <span>New password</span>
+            <input
+              type="password"
+              autocomplete="new-password"
+              required
+              value={password}
+              onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+            />
+          </label>
+          <label class="stack-label">
+            <span>Repeat the new password</span>
+            <input
+              type="password"
+              autocomplete="new-password"
+              required
+              value={confirm}
+              onInput={(e) => setConfirm((e.target as HTMLInputElement).value)}
+            />
+          </label>
+        </div>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div class="row">
+          <button type="submit" class="primary" disabled={busy}>
+            Change password
+          </button>
+        </div>
+      </form>
+    </section>
+  )
+}
