@@ -35,7 +35,7 @@ export function ItemRow(props: {
   const running = RUNNING.has(item.state)
   const deletable = !running && item.archive_ids.length === 0
   return (
-    <li class={`card dl-item dl-${item.state}`} aria-label={label}>
+    <li class={`card dl-item dl-${item.state}`} aria-label={item.url}>
       <div class="row dl-head">
         <input
           type="checkbox"

@@ -19,6 +19,8 @@ const RECOMMENDATION: Record<string, string> = {
 
 type Side = 'a' | 'b'
 
+const plural = (n: number) => `${n} picked ${n === 1 ? 'page' : 'pages'}`
+
 export function CompareView({ parts }: { parts: string[] }) {
   const id = parts[0] ?? ''
   const base = `/api/download_queue/${encodeURIComponent(id)}`
@@ -114,10 +116,10 @@ export function CompareView({ parts }: { parts: string[] }) {
               onClick={() => finish('overwrite')}
             >
               Replace with download
-              {pickedB.size > 0 ? `, keeping ${pickedB.size} picked pages` : ''}
+              {pickedB.size > 0 ? `, keeping ${plural(pickedB.size)}` : ''}
             </button>
             <button type="button" disabled={busy} onClick={() => finish('keep-b')}>
-              Keep library copy{pickedA.size > 0 ? `, adding ${pickedA.size} picked pages` : ''}
+              Keep library copy{pickedA.size > 0 ? `, adding ${plural(pickedA.size)}` : ''}
             </button>
           </div>
           <span class="muted">Picked pages are kept as a patch beside the archive that stays.</span>
