@@ -2,6 +2,8 @@
 // the form is what the API answers; the priority order moves; a valid .ts plugin uploads and is
 // listed, an invalid one shows the server's error; a script plugin runs and its answer shows.
 import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { join } from 'node:path'
+import { makeCbz } from '../helpers/fixtures.ts'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { closeBrowser, logInThroughUi, openUi, uiTest, type UiPage } from './browser.ts'
 
@@ -20,8 +22,13 @@ describe('plugins page', () => {
   let app: TestServer
   let cookie: string
   beforeAll(async () => {
-    app = await startTestServer()
+    app = await startTestServer({
+      beforeStart: async (content) => {
+        await makeCbz(join(content, '[Tester] Moonlight Story.cbz'))
+      },
+    })
     cookie = await app.login()
+    await app.idle()
   })
   afterAll(async () => {
     await closeBrowser()
@@ -75,6 +82,26 @@ describe('plugins page', () => {
       if (after[1]?.name !== first) await Bun.sleep(50)
     }
     expect(after.slice(0, 2).map((p) => p.name)).toEqual([before[1]!.name, first])
+
+    // Dragging the third plugin's handle onto the first card puts it first.
+    const third = after[2]!.name as string
+    const handle = metadata.getByRole('button', { name: `Drag ${third} to reorder` })
+    const target = (await metadata.locator('li.plugin').first().boundingBox())!
+    const from = (await handle.boundingBox())!
+    await ui.page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
+    await ui.page.mouse.down()
+    await ui.page.mouse.move(target.x + 40, target.y + 10, { steps: 5 })
+    await ui.page.mouse.up()
+    await metadata
+      .locator('li.plugin')
+      .first()
+      .and(metadata.getByRole('listitem', { name: third }))
+      .waitFor()
+    for (let i = 0; i < 50 && after[0]?.name !== third; i++) {
+      after = (await app.json<Wire[]>('/api/plugins/metadata', { cookie })).body
+      if (after[0]?.name !== third) await Bun.sleep(50)
+    }
+    expect(after.slice(0, 3).map((p) => p.name)).toEqual([third, before[1]!.name, first])
     expect(ui.errors).toEqual([])
     await ui.context.close()
   })
@@ -111,6 +138,25 @@ describe('plugins page', () => {
     await card.getByLabel('Who to greet').fill('you')
     await card.getByRole('button', { name: 'Run now' }).click()
     await card.locator('pre.plugin-answer').getByText('"hello you"').waitFor()
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+  uiTest('runs a metadata plugin on a searched archive, then queues it to apply', async (shot) => {
+    const ui = await open(shot)
+    const card = ui.page
+      .getByRole('list', { name: 'Metadata plugins' })
+      .getByRole('listitem', { name: 'Filename Parsing' })
+    await card.getByRole('button', { name: 'Configure Filename Parsing' }).click()
+    await card.getByLabel('Search an archive to run on').fill('Moonlight')
+    await card.getByRole('button', { name: '[Tester] Moonlight Story' }).click()
+    await card.getByText('Archive: [Tester] Moonlight Story').waitFor()
+    await card.getByRole('button', { name: 'Run now' }).click()
+    await card.locator('dl.plugin-answer').getByText('artist:Tester').waitFor()
+
+    await card.getByRole('button', { name: 'Queue and apply' }).click()
+    await card.locator('.job-progress[data-state="finished"]').waitFor()
+    const { body } = await app.json<Wire[]>('/api/archives', { cookie })
+    expect(body[0]!.tags).toContain('artist:Tester')
     expect(ui.errors).toEqual([])
     await ui.context.close()
   })

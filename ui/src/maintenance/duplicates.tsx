@@ -11,7 +11,12 @@ import type { ArchiveMeta } from '../types.ts'
 import { href } from '../router.ts'
 import { ConfirmButton } from './confirm.tsx'
 
-const mb = (bytes?: number) => (bytes ? `${(bytes / 1048576).toFixed(1)} MB` : '')
+const size = (bytes?: number) =>
+  !bytes
+    ? ''
+    : bytes < 1048576
+      ? `${Math.ceil(bytes / 1024)} KB`
+      : `${(bytes / 1048576).toFixed(1)} MB`
 
 function Group({
   group,
@@ -53,7 +58,7 @@ function Group({
             </a>
             <span class="muted">{a.filename ? `${a.filename}.${a.extension ?? ''}` : ''}</span>
             <span class="muted">
-              {a.pagecount} pages {mb(a.size)}
+              {a.pagecount} pages · {size(a.size)}
             </span>
             <label>
               <input

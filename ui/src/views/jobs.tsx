@@ -1,5 +1,5 @@
-// Jobs console (#/jobs): every background job, newest first. Polls GET /api/jobs every 2 s while a
-// job is queued or running (the server has no job event stream), then stops.
+// Jobs console (#/jobs): every background job, newest first. Polls GET /api/jobs (the server has
+// no job event stream): every 2 s while a job is queued or running, every 10 s otherwise.
 import { useEffect, useState } from 'preact/hooks'
 import { api, messageOf } from '../api.ts'
 import { notify, notifyError } from '../components/toast.tsx'
@@ -25,9 +25,12 @@ export function JobsView(_: { parts: string[] }) {
         if (stopped) return
         setJobs(body.jobs)
         setError(null)
-        if (body.jobs.some((job) => inFlight(job.state))) timer = setTimeout(load, 2000)
+        // Fast while something runs; slowly otherwise, so jobs queued elsewhere still appear.
+        timer = setTimeout(load, body.jobs.some((job) => inFlight(job.state)) ? 2000 : 10_000)
       } catch (e) {
-        if (!stopped) setError(messageOf(e))
+        if (stopped) return
+        setError(messageOf(e))
+        timer = setTimeout(load, 10_000)
       }
     }
     load()
