@@ -26,6 +26,7 @@ const PER_PAGE = 5
 
 describe('library view', () => {
   let app: TestServer
+  const ids: Record<string, string> = {}
   beforeAll(async () => {
     app = await startTestServer({
       beforeStart: async (dir) => {
@@ -39,7 +40,6 @@ describe('library view', () => {
     await app.idle()
     const cookie = await app.login()
     const all = await app.json('/api/search/archives?start=-1', { cookie })
-    const ids: Record<string, string> = {}
     for (const hit of all.body.data as Wire[]) ids[hit.title] = hit.arcid
     for (const [title, tags] of Object.entries(BOOKS)) {
       const json = title === 'Hostile Title' ? { title: XSS_TITLE, tags } : { tags }
@@ -166,6 +166,12 @@ describe('library view', () => {
     await categories.getByRole('button', { name: /Favourites/ }).click()
     await ui.page.getByText('2 of 12 archives').waitFor()
     expect((await titlesShown(ui)).sort()).toEqual(['Golf Mist', 'Kilo Sun'])
+    // Random picks within the current filters and opens the reader.
+    await ui.page.getByRole('button', { name: 'Random' }).click()
+    await ui.page.waitForURL(/#\/reader\//)
+    const picked = decodeURIComponent(new URL(ui.page.url()).hash.split('/')[2] ?? '')
+    expect([ids['Golf Mist'], ids['Kilo Sun']]).toContain(picked)
+    await ui.page.goBack()
     await categories.getByRole('button', { name: 'All archives' }).click()
     await ui.page.getByText('12 archives').waitFor()
     await ui.page

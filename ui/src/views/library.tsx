@@ -5,6 +5,7 @@ import { api } from '../api.ts'
 import { searchTermFor } from '../components/tags.tsx'
 import { useApi } from '../components/use-api.ts'
 import { navigate, route } from '../router.ts'
+import { loggedIn, loginStatus } from '../session.ts'
 import type { Category } from '../types.ts'
 import { LibraryGrid } from '../library/grid.tsx'
 import { libraryHref, readLibraryQuery, type LibraryQuery } from '../library/query.ts'
@@ -63,6 +64,11 @@ export function LibraryView(_: { parts: string[] }) {
       {results.indexing && (
         <p class="muted" role="status">
           Indexing…
+        </p>
+      )}
+      {results.error && loginStatus.value?.password_enabled && !loggedIn.value && (
+        <p>
+          <a href="#/login">Log in</a> to see the library.
         </p>
       )}
       <div class="lib-layout">
