@@ -87,7 +87,7 @@ describe('collections views', () => {
     await ui.page.getByText('Unsaved changes').waitFor({ state: 'detached' })
     const order = async () =>
       (await app.json(`/api/tankoubons/${tankId}`, { cookie })).body.archives as string[]
-    expect(await order()).toEqual([ids['Alpha Volume'], ids['Beta Volume']])
+    expect(await order()).toEqual([ids['Alpha Volume']!, ids['Beta Volume']!])
 
     // Drag the first row's handle below the second.
     const handle = members.first().locator('.tank-handle')
@@ -100,13 +100,13 @@ describe('collections views', () => {
     await members.first().getByText('Beta Volume').waitFor()
     await ui.page.getByRole('button', { name: 'Save changes' }).click()
     await ui.page.getByText('Unsaved changes').waitFor({ state: 'detached' })
-    expect(await order()).toEqual([ids['Beta Volume'], ids['Alpha Volume']])
+    expect(await order()).toEqual([ids['Beta Volume']!, ids['Alpha Volume']!])
 
     // And back with the keyboard-friendly button.
     await ui.page.getByRole('button', { name: 'Move Alpha Volume up' }).click()
     await ui.page.getByRole('button', { name: 'Save changes' }).click()
     await ui.page.getByText('Unsaved changes').waitFor({ state: 'detached' })
-    expect(await order()).toEqual([ids['Alpha Volume'], ids['Beta Volume']])
+    expect(await order()).toEqual([ids['Alpha Volume']!, ids['Beta Volume']!])
     expect(await ui.page.getByRole('link', { name: 'Read' }).getAttribute('href')).toBe(
       `#/reader/${tankId}`,
     )
