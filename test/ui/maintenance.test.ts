@@ -75,4 +75,43 @@ describe('maintenance page', () => {
     expect(ui.errors).toEqual([])
     await ui.context.close()
   })
+  uiTest('restores a backup and imports one, leaving a snapshot', async (shot) => {
+    const { body: doc } = await app.json<Wire>('/api/database/backup', { cookie })
+    doc.archives[0].summary = 'restored from the UI'
+    const file = {
+      name: 'backup.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(doc)),
+    }
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    await ui.page.goto(app.url + '/#/maintenance')
+
+    await ui.page.getByLabel('Backup file to restore').setInputFiles(file)
+    await ui.page.getByRole('button', { name: 'Restore', exact: true }).click()
+    await ui.page
+      .getByRole('group', { name: 'Overwrite metadata from this backup?' })
+      .getByRole('button', { name: 'Confirm' })
+      .click()
+    await ui.page.locator('.job-progress[data-state="finished"]', { hasText: 'Restore' }).waitFor()
+    const archive = await app.json<Wire>(`/api/archives/${doc.archives[0].arcid}/metadata`, {
+      cookie,
+    })
+    expect(archive.body.summary).toBe('restored from the UI')
+
+    await ui.page.getByLabel('LANraragi backup file').setInputFiles(file)
+    await ui.page.getByRole('button', { name: 'Import', exact: true }).click()
+    await ui.page.getByRole('button', { name: 'Confirm' }).click()
+    await ui.page.locator('.job-progress[data-state="finished"]', { hasText: 'Import' }).waitFor()
+    const snapshots = ui.page.getByRole('list', { name: 'Snapshots' })
+    await snapshots.getByText('import_legacy').waitFor()
+    await snapshots.getByRole('button', { name: /^Delete snapshot \d+$/ }).click()
+    await snapshots.getByRole('button', { name: 'Confirm' }).click()
+    await ui.page.getByText('No snapshots.').waitFor()
+    const left = await app.json<Wire>('/api/database/import-snapshots', { cookie })
+    expect(left.body.snapshots).toEqual([])
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
 })
