@@ -1,7 +1,7 @@
 // The settings view in a real browser: an API token made in the UI works against the server
 // until it is revoked in the UI; a changed server name shows in the header after a reload.
 import { afterAll, beforeAll, describe, expect } from 'bun:test'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { TEST_PASSWORD, startTestServer, type TestServer } from '../helpers/server.ts'
 import { closeBrowser, logInThroughUi, openUi, uiTest } from './browser.ts'
 
 describe('settings view', () => {
@@ -40,9 +40,13 @@ describe('settings view', () => {
     await table.getByRole('cell', { name: 'e2e script', exact: true }).waitFor()
     expect(await ui.page.content()).not.toContain(secret)
 
-    // Revoke asks once more, then the token stops working.
-    await ui.page.getByRole('button', { name: 'Revoke e2e script' }).click()
-    await ui.page.getByRole('button', { name: 'Revoke e2e script now' }).click()
+    // Renamed in place, then revoked: revoking asks once more, and the token stops working.
+    await ui.page.getByRole('button', { name: 'Rename e2e script' }).click()
+    await ui.page.getByLabel('New name for e2e script').fill('e2e renamed')
+    await ui.page.getByRole('button', { name: 'Save', exact: true }).click()
+    await table.getByRole('cell', { name: 'e2e renamed', exact: true }).waitFor()
+    await ui.page.getByRole('button', { name: 'Revoke e2e renamed' }).click()
+    await ui.page.getByRole('button', { name: 'Revoke e2e renamed now' }).click()
     await ui.page.getByText('No tokens yet.').waitFor()
     const refused = await app.json('/api/settings', { token: secret })
     expect(refused.status).toBe(401)
@@ -73,6 +77,32 @@ describe('settings view', () => {
     expect(settings.body).toMatchObject({ name: 'Moonbase Comics', archives_per_page: 50 })
     // The current session is marked.
     await ui.page.getByRole('list', { name: 'Sessions' }).getByText('This session').waitFor()
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+
+  uiTest('signs out another browser session', async (shot) => {
+    const res = await app.req('/api/login', {
+      method: 'POST',
+      json: { password: TEST_PASSWORD },
+      headers: { 'user-agent': 'e2e-other-device' },
+    })
+    const other = res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
+    expect((await app.json('/api/sessions', { cookie: other })).status).toBe(200)
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    await ui.page.goto(app.url + '/#/settings')
+    const sessions = ui.page.getByRole('list', { name: 'Sessions' })
+    const row = sessions.getByRole('listitem').filter({ hasText: 'e2e-other-device' })
+    await row.getByRole('button', { name: 'Sign out' }).click()
+    await row.waitFor({ state: 'detached' })
+    expect((await app.json('/api/sessions', { cookie: other })).status).toBe(401)
+    // This browser is still signed in.
+    await sessions.getByText('This session').waitFor()
     expect(ui.errors).toEqual([])
     await ui.context.close()
   })
