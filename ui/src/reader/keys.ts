@@ -1,6 +1,6 @@
 // Keyboard navigation. Arrow keys follow the screen (their meaning flips in right-to-left
 // reading); Page Up/Down and Space follow the book. Keys typed into a field stay the field's.
-import { useEffect, useRef } from 'preact/hooks'
+import { useLayoutEffect, useRef } from 'preact/hooks'
 
 type Actions = {
   step: (delta: 1 | -1) => void
@@ -15,7 +15,8 @@ const FIELDS = new Set(['INPUT', 'TEXTAREA', 'SELECT'])
 export function useReaderKeys(actions: Actions) {
   const current = useRef(actions)
   current.current = actions
-  useEffect(() => {
+  // Attached with the first render, so a key pressed as soon as the page shows is not lost.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.altKey || e.ctrlKey || e.metaKey) return
       const target = e.target as HTMLElement | null

@@ -123,17 +123,27 @@ export function BottomBar({ page, count, rtl, onGo }: BottomProps) {
         dir={rtl ? 'rtl' : 'ltr'}
         onInput={(e) => onGo(read(e))}
       />
-      <input
-        type="number"
-        aria-label="Page number"
-        min={1}
-        max={count}
-        value={page}
-        onChange={(e) => {
-          const n = read(e)
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          const field = (e.currentTarget as HTMLFormElement).elements.namedItem('page')
+          const n = Number((field as HTMLInputElement).value)
           if (Number.isInteger(n) && n >= 1) onGo(n)
         }}
-      />
+      >
+        <input
+          type="number"
+          name="page"
+          aria-label="Page number"
+          min={1}
+          max={count}
+          value={page}
+          onChange={(e) => {
+            const n = read(e)
+            if (Number.isInteger(n) && n >= 1) onGo(n)
+          }}
+        />
+      </form>
       <span class="muted">/ {count}</span>
     </div>
   )

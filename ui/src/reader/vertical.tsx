@@ -4,6 +4,8 @@ import { useEffect, useRef } from 'preact/hooks'
 import type { Fit } from './prefs.ts'
 import type { Zone } from './paged.tsx'
 
+const PIN_MS = 1500
+
 type Props = {
   pages: string[]
   page: number
@@ -18,6 +20,12 @@ export function VerticalStage({ pages, page, jump, fit, onVisible, onZone }: Pro
   const stage = useRef<HTMLDivElement>(null)
   const visible = useRef(onVisible)
   visible.current = onVisible
+  // After a jump, pages above the target finish loading and change height: the target is kept
+  // in place until the reader scrolls by hand (or a moment has passed).
+  const pinned = useRef<number | null>(null)
+  const scrollTo = (n: number) =>
+    stage.current?.querySelector(`[data-page="${n}"]`)?.scrollIntoView({ block: 'start' })
+  const unpin = () => (pinned.current = null)
 
   useEffect(() => {
     const root = stage.current
@@ -26,7 +34,7 @@ export function VerticalStage({ pages, page, jump, fit, onVisible, onZone }: Pro
     const observer = new IntersectionObserver(
       (entries) => {
         for (const entry of entries)
-          if (entry.isIntersecting)
+          if (entry.isIntersecting && pinned.current === null)
             visible.current(Number((entry.target as HTMLElement).dataset.page))
       },
       { root, rootMargin: '-50% 0px -50% 0px' },
@@ -36,7 +44,10 @@ export function VerticalStage({ pages, page, jump, fit, onVisible, onZone }: Pro
   }, [pages])
 
   useEffect(() => {
-    stage.current?.querySelector(`[data-page="${page}"]`)?.scrollIntoView({ block: 'start' })
+    pinned.current = page
+    scrollTo(page)
+    const timer = setTimeout(unpin, PIN_MS)
+    return () => clearTimeout(timer)
     // Only explicit jumps scroll; the page changing because of scrolling must not.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [jump])
@@ -48,7 +59,14 @@ export function VerticalStage({ pages, page, jump, fit, onVisible, onZone }: Pro
   }
 
   return (
-    <div ref={stage} class={`reader-stage reader-vertical fit-${fit}`} onClick={onClick}>
+    <div
+      ref={stage}
+      class={`reader-stage reader-vertical fit-${fit}`}
+      onClick={onClick}
+      onWheel={unpin}
+      onTouchStart={unpin}
+      onKeyDown={unpin}
+    >
       {pages.map((url, i) => (
         <img
           key={url}
@@ -58,7 +76,10 @@ export function VerticalStage({ pages, page, jump, fit, onVisible, onZone }: Pro
           alt={`Page ${i + 1}`}
           loading="lazy"
           draggable={false}
-          onLoad={(e) => (e.currentTarget as HTMLImageElement).classList.remove('pending')}
+          onLoad={(e) => {
+            ;(e.currentTarget as HTMLImageElement).classList.remove('pending')
+            if (pinned.current !== null) scrollTo(pinned.current)
+          }}
         />
       ))}
     </div>
