@@ -75,19 +75,31 @@ export function Reader({ book }: { book: Book }) {
     history.replaceState(history.state, '', href(['reader', book.id], { page }))
   }, [page, book.id])
 
-  // Progress, once the reader settles on a page.
+  // Progress, once the reader settles on a page; a page still waiting is saved on leaving.
+  const unsaved = useRef<number | null>(null)
+  const save = (n: number) => {
+    unsaved.current = null
+    saveProgress(book, n).catch(() => {
+      // Progress tracking off, or a guest without progress rights: reading goes on.
+    })
+  }
   useEffect(() => {
-    const timer = setTimeout(() => {
-      saveProgress(book, page).catch(() => {
-        // Progress tracking off, or a guest without progress rights: reading goes on.
-      })
-    }, SAVE_PROGRESS_MS)
+    unsaved.current = page
+    const timer = setTimeout(() => save(page), SAVE_PROGRESS_MS)
     return () => clearTimeout(timer)
   }, [page, book])
+  useEffect(
+    () => () => {
+      if (unsaved.current !== null) save(unsaved.current)
+    },
+    [book],
+  )
 
+  // Once the session is known: only admins may clear the flag.
+  const admin = loggedIn.value
   useEffect(() => {
-    if (loggedIn.value) clearNewFlag(book)
-  }, [book])
+    if (admin) clearNewFlag(book)
+  }, [book, admin])
 
   // The next spreads are fetched and decoded before they are needed, the previous one too.
   useEffect(() => {
