@@ -140,6 +140,28 @@ describe('reader', () => {
     await ui.context.close()
   })
 
+  uiTest('vertical mode stacks every page and follows the scroll', async (shot) => {
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    await ui.page.goto(`${app.url}/#/reader/${ids['Six Pages']}?page=1`)
+    await shows(ui.page, ['001.jpg'])
+    await ui.page.getByRole('button', { name: 'Vertical' }).click()
+    await ui.page.getByRole('button', { name: 'Fit width' }).click()
+    await ui.page.locator('.reader-vertical img[data-page="6"]').waitFor({ state: 'attached' })
+    expect(await ui.page.locator('.reader-vertical img').count()).toBe(6)
+    await ui.page.mouse.move(640, 500)
+    await ui.page.keyboard.press('End')
+    await ui.page.waitForFunction(() => location.hash.endsWith('page=6'))
+    await ui.page.keyboard.press('Home')
+    await ui.page.waitForFunction(() => location.hash.endsWith('page=1'))
+    // A hand scroll of a page and a bit: the page under the middle of the screen is page 2.
+    await ui.page.mouse.wheel(0, 1280 * 1.5 + 600)
+    await ui.page.waitForFunction(() => location.hash.endsWith('page=2'))
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+
   uiTest('sets a named bookmark', async (shot) => {
     const ui = await openUi(app)
     shot.page = ui.page

@@ -1,6 +1,6 @@
 // The reader's side panels: table of contents, bookmarks (named), and a strip of page thumbnails.
 // Every text here comes from archives or users: rendered as text only.
-import { useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { Cover } from '../components/cover.tsx'
 import { notify, notifyError } from '../components/toast.tsx'
 import type { Bookmark } from '../types.ts'
@@ -117,8 +117,15 @@ function BookmarkRow({
 }
 
 export function PagesStrip({ book, page, onGo }: { book: Book; page: number; onGo: Go }) {
+  const strip = useRef<HTMLElement>(null)
+  // Opened on the page being read, not on page 1.
+  useEffect(() => {
+    strip.current
+      ?.querySelector('[aria-current]')
+      ?.scrollIntoView({ block: 'nearest', inline: 'center' })
+  }, [])
   return (
-    <nav class="reader-strip" aria-label="Page thumbnails">
+    <nav ref={strip} class="reader-strip" aria-label="Page thumbnails">
       {book.pages.map((_, i) => (
         <button
           key={i}
