@@ -155,8 +155,9 @@ describe('reader', () => {
     await ui.page.waitForFunction(() => location.hash.endsWith('page=6'))
     await ui.page.keyboard.press('Home')
     await ui.page.waitForFunction(() => location.hash.endsWith('page=1'))
-    // A hand scroll of a page and a bit: the page under the middle of the screen is page 2.
-    await ui.page.mouse.wheel(0, 1280 * 1.5 + 600)
+    // A hand scroll past page 1 (1920 px tall at this width): the middle of the screen is on
+    // page 2 whether or not page 2 has loaded yet (a 900 px placeholder until then).
+    await ui.page.mouse.wheel(0, 2200)
     await ui.page.waitForFunction(() => location.hash.endsWith('page=2'))
     expect(ui.errors).toEqual([])
     await ui.context.close()

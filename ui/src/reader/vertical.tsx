@@ -1,6 +1,6 @@
 // Webtoon mode: every page stacked in one scroll, images loaded as they come near. The page
 // crossing the middle of the screen is the current one; a jump (`jump` changes) scrolls to `page`.
-import { useEffect, useRef } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
 import type { Fit } from './prefs.ts'
 import type { Zone } from './paged.tsx'
 
@@ -43,7 +43,8 @@ export function VerticalStage({ pages, page, jump, fit, onVisible, onZone }: Pro
     return () => observer.disconnect()
   }, [pages])
 
-  useEffect(() => {
+  // In the commit that changes the page (and the address), so nothing scrolls in between.
+  useLayoutEffect(() => {
     pinned.current = page
     scrollTo(page)
     const timer = setTimeout(unpin, PIN_MS)
