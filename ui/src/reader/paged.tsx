@@ -1,6 +1,6 @@
 // Single and double page view: the current spread, click zones (thirds) and horizontal swipes.
 // Which way a zone or swipe goes is the reader's business (right-to-left flips it).
-import { useEffect, useRef } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import type { Fit } from './prefs.ts'
 
 export type Zone = 'left' | 'center' | 'right'
@@ -24,6 +24,7 @@ export function PagedStage({ pages, spread, rtl, fit, onZone, onSwipe }: Props) 
   // The click that ends a swipe must not also count as a tap on a zone.
   const swiped = useRef(false)
   const shown = rtl ? [...spread].reverse() : spread
+  const [failed, setFailed] = useState<Set<string>>(new Set())
 
   // A new spread starts at its top (fit width and original size scroll).
   useEffect(() => stage.current?.scrollTo(0, 0), [spread[0]])
@@ -60,15 +61,22 @@ export function PagedStage({ pages, spread, rtl, fit, onZone, onSwipe }: Props) 
       onClick={onClick}
     >
       <div class="reader-spread" style={{ '--n': String(shown.length) }}>
-        {shown.map((i) => (
-          <img
-            key={pages[i]}
-            class="reader-page"
-            src={pages[i]}
-            alt={`Page ${i + 1}`}
-            draggable={false}
-          />
-        ))}
+        {shown.map((i) =>
+          failed.has(pages[i]!) ? (
+            <p key={pages[i]} class="reader-failed" role="alert">
+              Page {i + 1} could not be loaded.
+            </p>
+          ) : (
+            <img
+              key={pages[i]}
+              class="reader-page"
+              src={pages[i]}
+              alt={`Page ${i + 1}`}
+              draggable={false}
+              onError={() => setFailed((f) => new Set(f).add(pages[i]!))}
+            />
+          ),
+        )}
       </div>
     </div>
   )
