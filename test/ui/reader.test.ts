@@ -38,6 +38,16 @@ async function tap(page: Page, fraction: number) {
   await page.mouse.click(box.x + box.width * fraction, box.y + box.height * 0.6)
 }
 
+/** A horizontal drag across the stage (pointer events, as a finger's swipe). */
+async function swipe(page: Page, from: number, to: number) {
+  const box = (await page.locator('.reader-stage').boundingBox())!
+  const y = box.y + box.height * 0.6
+  await page.mouse.move(box.x + box.width * from, y)
+  await page.mouse.down()
+  await page.mouse.move(box.x + box.width * to, y, { steps: 5 })
+  await page.mouse.up()
+}
+
 describe('reader', () => {
   let app: TestServer
   let cookie: string
@@ -86,6 +96,11 @@ describe('reader', () => {
     await tap(ui.page, 0.9)
     await shows(ui.page, ['003.jpg'])
     await tap(ui.page, 0.1)
+    await shows(ui.page, ['002.jpg'])
+    // A swipe towards the left turns forward (and is not also a tap on a zone).
+    await swipe(ui.page, 0.6, 0.3)
+    await shows(ui.page, ['003.jpg'])
+    await swipe(ui.page, 0.3, 0.6)
     await shows(ui.page, ['002.jpg'])
     await ui.page.keyboard.press('End')
     await shows(ui.page, ['006.jpg'])
