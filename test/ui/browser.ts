@@ -1,48 +1,20 @@
 // End-to-end UI tests: a real Chromium (from the @sparticuz/chromium npm package, or the one named
 // by TANKOBUN_CHROMIUM) driven by playwright-core against a real server. `uiTest` writes a
 // screenshot of the page to test/artifacts/ when its body fails.
-import chromium from '@sparticuz/chromium'
-import {
-  chromium as playwright,
-  type Browser,
-  type BrowserContext,
-  type Page,
-} from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { it } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { TEST_PASSWORD, type TestServer } from '../helpers/server.ts'
+import { launchChromium } from './chromium.ts'
 
 const ARTIFACTS = join(import.meta.dir, '..', 'artifacts')
-
-// The package's Lambda flags, less the ones that weaken the page's security model (the XSS and CSP
-// checks must run as in a user's browser) or run everything in one process; plus no background
-// connections (this machine's network is closed).
-const DROPPED_FLAGS = new Set([
-  '--single-process',
-  '--no-zygote',
-  '--disable-web-security',
-  '--allow-running-insecure-content',
-])
-const EXTRA_FLAGS = [
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
 
 let launched: Promise<Browser> | null = null
 
 /** One browser per test file (each file gets fresh contexts from it). */
 export function browser(): Promise<Browser> {
-  launched ??= (async () => {
-    const system = process.env.TANKOBUN_CHROMIUM
-    return playwright.launch({
-      executablePath: system || (await chromium.executablePath()),
-      args: [...chromium.args.filter((flag) => !DROPPED_FLAGS.has(flag)), ...EXTRA_FLAGS],
-      headless: true,
-    })
-  })()
+  launched ??= launchChromium()
   return launched
 }
 
