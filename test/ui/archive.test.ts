@@ -1,11 +1,11 @@
 // The archive page in a real browser: tags edited through the chip editor (with a suggestion from
 // the index) reach the server; a metadata plugin's proposal is applied only as ticked; the
 // archive joins a category.
-import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { describe, expect } from 'bun:test'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
-import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
-import { closeBrowser, logInThroughUi, openUi, uiTest } from './browser.ts'
+import { type TestServer, type Wire } from '../helpers/server.ts'
+import { logInThroughUi, openUi, uiTest, useUiServer } from './browser.ts'
 
 const PARSED = '(C99) [Wave Circle (Kano Aki)] Morning Tide (Blue Sea) [English]'
 
@@ -27,29 +27,28 @@ describe('archive page', () => {
   const metadata = async (id: string) =>
     (await app.json(`/api/archives/${id}/metadata`, { cookie })).body
 
-  beforeAll(async () => {
-    app = await startTestServer({
+  useUiServer(
+    {
       beforeStart: async (dir) => {
         await makeCbz(join(dir, 'Plain Book.cbz'), { pages: 3 })
         await makeCbz(join(dir, 'Tagged Book.cbz'), { pages: 2 })
         await makeCbz(join(dir, `${PARSED}.cbz`), { pages: 2 })
       },
-    })
-    await app.idle()
-    cookie = await app.login()
-    const list = await app.json<Wire[]>('/api/archives', { cookie })
-    for (const row of list.body) ids[row.title] = row.arcid
-    // A tag the index knows, for the editor to suggest.
-    await app.req(`/api/archives/${ids['Tagged Book']}/metadata`, {
-      method: 'PUT',
-      cookie,
-      body: new URLSearchParams({ tags: 'artist:hokusai, series:great wave' }),
-    })
-  })
-  afterAll(async () => {
-    await closeBrowser()
-    await app[Symbol.asyncDispose]()
-  })
+    },
+    async (started) => {
+      app = started
+      await app.idle()
+      cookie = await app.login()
+      const list = await app.json<Wire[]>('/api/archives', { cookie })
+      for (const row of list.body) ids[row.title] = row.arcid
+      // A tag the index knows, for the editor to suggest.
+      await app.req(`/api/archives/${ids['Tagged Book']}/metadata`, {
+        method: 'PUT',
+        cookie,
+        body: new URLSearchParams({ tags: 'artist:hokusai, series:great wave' }),
+      })
+    },
+  )
 
   uiTest('adds a tag with the chip editor and its suggestion, and saves it', async (shot) => {
     const ui = await openUi(app)

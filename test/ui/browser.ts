@@ -2,10 +2,10 @@
 // by TANKOBUN_CHROMIUM) driven by playwright-core against a real server. `uiTest` writes a
 // screenshot of the page to test/artifacts/ when its body fails.
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { it } from 'bun:test'
+import { afterAll, beforeAll, it } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { TEST_PASSWORD, type TestServer } from '../helpers/server.ts'
+import { startTestServer, TEST_PASSWORD, type TestServer } from '../helpers/server.ts'
 import { launchChromium } from './chromium.ts'
 
 const ARTIFACTS = join(import.meta.dir, '..', 'artifacts')
@@ -23,6 +23,25 @@ export async function closeBrowser(): Promise<void> {
   const b = await launched
   launched = null
   await b.close()
+}
+
+/**
+ * The file's server: started before its tests (then `ready` seeds it), stopped after them along
+ * with the file's browser.
+ */
+export function useUiServer(
+  options: Parameters<typeof startTestServer>[0],
+  ready: (app: TestServer) => Promise<void> | void,
+) {
+  let app: TestServer | undefined
+  beforeAll(async () => {
+    app = await startTestServer(options)
+    await ready(app)
+  })
+  afterAll(async () => {
+    await closeBrowser()
+    await app?.[Symbol.asyncDispose]()
+  })
 }
 
 export type UiPage = { page: Page; context: BrowserContext; errors: string[] }

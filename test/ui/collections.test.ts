@@ -1,32 +1,31 @@
 // Categories and Tankoubons through the UI: a dynamic category made in the form is what the API
 // then answers; a Tankoubon made, given two archives found by search, reordered (by drag, then by
 // button) and saved has that order in the API.
-import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { describe, expect } from 'bun:test'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
-import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
-import { closeBrowser, logInThroughUi, openUi, uiTest } from './browser.ts'
+import { type TestServer, type Wire } from '../helpers/server.ts'
+import { logInThroughUi, openUi, uiTest, useUiServer } from './browser.ts'
 
 describe('collections views', () => {
   let app: TestServer
   let cookie: string
   let ids: Record<string, string>
-  beforeAll(async () => {
-    app = await startTestServer({
+  useUiServer(
+    {
       beforeStart: async (content) => {
         await makeCbz(join(content, 'Alpha Volume.cbz'), { pages: 2, seed: 1 })
         await makeCbz(join(content, 'Beta Volume.cbz'), { pages: 2, seed: 2 })
       },
-    })
-    await app.idle()
-    cookie = await app.login()
-    const { body } = await app.json<Wire[]>('/api/archives', { cookie })
-    ids = Object.fromEntries(body.map((a) => [a.title, a.arcid]))
-  })
-  afterAll(async () => {
-    await closeBrowser()
-    await app[Symbol.asyncDispose]()
-  })
+    },
+    async (started) => {
+      app = started
+      await app.idle()
+      cookie = await app.login()
+      const { body } = await app.json<Wire[]>('/api/archives', { cookie })
+      ids = Object.fromEntries(body.map((a) => [a.title, a.arcid]))
+    },
+  )
 
   uiTest('creates, edits and deletes a dynamic category', async (shot) => {
     const ui = await openUi(app)

@@ -1,30 +1,29 @@
 // Jobs console: a job started from the Maintenance page (thumbnail regeneration) shows its progress
 // there, then in #/jobs as finished with a full progress bar; clearing it removes it for the server
 // too.
-import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { describe, expect } from 'bun:test'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
-import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
-import { closeBrowser, logInThroughUi, openUi, uiTest } from './browser.ts'
+import { type TestServer, type Wire } from '../helpers/server.ts'
+import { logInThroughUi, openUi, uiTest, useUiServer } from './browser.ts'
 
 describe('jobs console', () => {
   let app: TestServer
   let cookie: string
-  beforeAll(async () => {
-    app = await startTestServer({
+  useUiServer(
+    {
       async beforeStart(content) {
         await makeCbz(join(content, 'one.cbz'), { pages: 2 })
         await makeCbz(join(content, 'two.cbz'), { pages: 2 })
       },
-    })
-    cookie = await app.login()
-    await app.idle()
-    await app.jobsDone()
-  })
-  afterAll(async () => {
-    await closeBrowser()
-    await app[Symbol.asyncDispose]()
-  })
+    },
+    async (started) => {
+      app = started
+      cookie = await app.login()
+      await app.idle()
+      await app.jobsDone()
+    },
+  )
 
   uiTest(
     'a thumbnail job started in Maintenance finishes in the console and is cleared',

@@ -1,10 +1,10 @@
 // The library view in a real browser: covers and the count, a namespaced search, tag suggestions,
 // the category sidebar, a hostile title shown as text, and paging by infinite scroll.
-import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { describe, expect } from 'bun:test'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
-import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
-import { closeBrowser, logInThroughUi, openUi, uiTest } from './browser.ts'
+import { type TestServer, type Wire } from '../helpers/server.ts'
+import { logInThroughUi, openUi, uiTest, useUiServer } from './browser.ts'
 
 const XSS_TITLE = '<img src=x onerror="window.__xss=1">'
 /** File name stem -> tags. Three by alice, two in the category, one renamed to XSS_TITLE. */
@@ -27,8 +27,8 @@ const PER_PAGE = 5
 describe('library view', () => {
   let app: TestServer
   const ids: Record<string, string> = {}
-  beforeAll(async () => {
-    app = await startTestServer({
+  useUiServer(
+    {
       beforeStart: async (dir) => {
         await Promise.all(
           Object.keys(BOOKS).map((name, i) =>
@@ -36,45 +36,44 @@ describe('library view', () => {
           ),
         )
       },
-    })
-    await app.idle()
-    const cookie = await app.login()
-    const all = await app.json('/api/search/archives?start=-1', { cookie })
-    for (const hit of all.body.data as Wire[]) ids[hit.title] = hit.arcid
-    for (const [title, tags] of Object.entries(BOOKS)) {
-      const json = title === 'Hostile Title' ? { title: XSS_TITLE, tags } : { tags }
-      const res = await app.json(`/api/archives/${ids[title]}/metadata`, {
+    },
+    async (started) => {
+      app = started
+      await app.idle()
+      const cookie = await app.login()
+      const all = await app.json('/api/search/archives?start=-1', { cookie })
+      for (const hit of all.body.data as Wire[]) ids[hit.title] = hit.arcid
+      for (const [title, tags] of Object.entries(BOOKS)) {
+        const json = title === 'Hostile Title' ? { title: XSS_TITLE, tags } : { tags }
+        const res = await app.json(`/api/archives/${ids[title]}/metadata`, {
+          method: 'PUT',
+          json,
+          cookie,
+        })
+        expect(res.status).toBe(200)
+      }
+      const created = await app.json('/api/categories', {
         method: 'PUT',
-        json,
+        json: { name: 'Favourites', pinned: 'true' },
         cookie,
       })
-      expect(res.status).toBe(200)
-    }
-    const created = await app.json('/api/categories', {
-      method: 'PUT',
-      json: { name: 'Favourites', pinned: 'true' },
-      cookie,
-    })
-    const category = created.body.category_id as string
-    for (const title of ['Golf Mist', 'Kilo Sun']) {
-      const res = await app.json(`/api/categories/${category}/${ids[title]}`, {
+      const category = created.body.category_id as string
+      for (const title of ['Golf Mist', 'Kilo Sun']) {
+        const res = await app.json(`/api/categories/${category}/${ids[title]}`, {
+          method: 'PUT',
+          cookie,
+        })
+        expect(res.status).toBe(200)
+      }
+      const set = await app.json('/api/settings', {
         method: 'PUT',
+        json: { archives_per_page: PER_PAGE },
         cookie,
       })
-      expect(res.status).toBe(200)
-    }
-    const set = await app.json('/api/settings', {
-      method: 'PUT',
-      json: { archives_per_page: PER_PAGE },
-      cookie,
-    })
-    expect(set.status).toBe(200)
-    await app.jobsDone()
-  })
-  afterAll(async () => {
-    await closeBrowser()
-    await app[Symbol.asyncDispose]()
-  })
+      expect(set.status).toBe(200)
+      await app.jobsDone()
+    },
+  )
 
   const titlesShown = (ui: { page: import('playwright-core').Page }) =>
     ui.page.locator('.lib-card-title').allTextContents()

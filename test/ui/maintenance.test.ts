@@ -1,32 +1,31 @@
 // Maintenance page: a backup runs to the end and offers its document for download; a duplicate
 // scan over a library holding a re-encoded copy of a book shows the two side by side.
-import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { describe, expect } from 'bun:test'
 import { join } from 'node:path'
 import { smallerJpeg, writeBook } from '../duplicates/books.ts'
-import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
-import { closeBrowser, logInThroughUi, openUi, uiTest } from './browser.ts'
+import { type TestServer, type Wire } from '../helpers/server.ts'
+import { logInThroughUi, openUi, uiTest, useUiServer } from './browser.ts'
 
 const BOOK = [11, 12, 13, 14, 15, 16]
 
 describe('maintenance page', () => {
   let app: TestServer
   let cookie: string
-  beforeAll(async () => {
-    app = await startTestServer({
+  useUiServer(
+    {
       async beforeStart(content) {
         await writeBook(join(content, 'original.cbz'), BOOK)
         await writeBook(join(content, 'copy-small.cbz'), BOOK, smallerJpeg)
         await writeBook(join(content, 'unrelated.cbz'), [71, 72, 73, 74, 75])
       },
-    })
-    cookie = await app.login()
-    await app.idle()
-    await app.jobsDone()
-  })
-  afterAll(async () => {
-    await closeBrowser()
-    await app[Symbol.asyncDispose]()
-  })
+    },
+    async (started) => {
+      app = started
+      cookie = await app.login()
+      await app.idle()
+      await app.jobsDone()
+    },
+  )
 
   uiTest('runs a backup and links its document', async (shot) => {
     const ui = await openUi(app)

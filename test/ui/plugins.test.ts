@@ -1,11 +1,11 @@
 // Plugins page: the built-in plugins listed by type with their names; a setting changed through
 // the form is what the API answers; the priority order moves; a valid .ts plugin uploads and is
 // listed, an invalid one shows the server's error; a script plugin runs and its answer shows.
-import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { describe, expect } from 'bun:test'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
-import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
-import { closeBrowser, logInThroughUi, openUi, uiTest, type UiPage } from './browser.ts'
+import { type TestServer, type Wire } from '../helpers/server.ts'
+import { logInThroughUi, openUi, uiTest, type UiPage, useUiServer } from './browser.ts'
 
 const HELLO = `export function pluginInfo() { return ${JSON.stringify({
   name: 'Hello Upload',
@@ -21,19 +21,18 @@ export function runScript(ctx) { return { data: 'hello ' + (ctx.oneshot ?? 'worl
 describe('plugins page', () => {
   let app: TestServer
   let cookie: string
-  beforeAll(async () => {
-    app = await startTestServer({
+  useUiServer(
+    {
       beforeStart: async (content) => {
         await makeCbz(join(content, '[Tester] Moonlight Story.cbz'))
       },
-    })
-    cookie = await app.login()
-    await app.idle()
-  })
-  afterAll(async () => {
-    await closeBrowser()
-    await app[Symbol.asyncDispose]()
-  })
+    },
+    async (started) => {
+      app = started
+      cookie = await app.login()
+      await app.idle()
+    },
+  )
 
   async function open(shot: { page?: UiPage['page'] }) {
     const ui = await openUi(app)

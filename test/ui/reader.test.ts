@@ -1,12 +1,12 @@
 // The reader in a real browser: pages turn with keys and click zones, right-to-left flips the
 // arrows, double page pairs pages (cover alone or not), bookmarks get names, progress reaches the
 // server, and a Tankoubon reads across its members.
-import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { describe, expect } from 'bun:test'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { makeCbz } from '../helpers/fixtures.ts'
-import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
-import { closeBrowser, logInThroughUi, openUi, uiTest } from './browser.ts'
+import { type TestServer, type Wire } from '../helpers/server.ts'
+import { logInThroughUi, openUi, uiTest, useUiServer } from './browser.ts'
 
 /** Polls an API read until `check` holds (the UI saves after a short debounce). */
 async function until(read: () => Promise<Wire>, check: (body: Wire) => boolean): Promise<Wire> {
@@ -54,31 +54,30 @@ describe('reader', () => {
   const ids: Record<string, string> = {}
   let tank = ''
 
-  beforeAll(async () => {
-    app = await startTestServer({
+  useUiServer(
+    {
       beforeStart: async (dir) => {
         await makeCbz(join(dir, 'Six Pages.cbz'), { pages: 6, width: 20, height: 30 })
         await makeCbz(join(dir, 'Volume 1.cbz'), { pages: 2, width: 22, height: 30 })
         await makeCbz(join(dir, 'Volume 2.cbz'), { pages: 2, width: 24, height: 30 })
       },
-    })
-    await app.idle()
-    cookie = await app.login()
-    const list = await app.json<Wire[]>('/api/archives', { cookie })
-    for (const row of list.body) ids[row.title] = row.arcid
-    const created = await app.req('/api/tankoubons', {
-      method: 'PUT',
-      cookie,
-      body: new URLSearchParams({ name: 'Both volumes' }),
-    })
-    tank = ((await created.json()) as Wire).tankoubon_id
-    for (const title of ['Volume 1', 'Volume 2'])
-      await app.json(`/api/tankoubons/${tank}/${ids[title]}`, { method: 'PUT', cookie })
-  })
-  afterAll(async () => {
-    await closeBrowser()
-    await app[Symbol.asyncDispose]()
-  })
+    },
+    async (started) => {
+      app = started
+      await app.idle()
+      cookie = await app.login()
+      const list = await app.json<Wire[]>('/api/archives', { cookie })
+      for (const row of list.body) ids[row.title] = row.arcid
+      const created = await app.req('/api/tankoubons', {
+        method: 'PUT',
+        cookie,
+        body: new URLSearchParams({ name: 'Both volumes' }),
+      })
+      tank = ((await created.json()) as Wire).tankoubon_id
+      for (const title of ['Volume 1', 'Volume 2'])
+        await app.json(`/api/tankoubons/${tank}/${ids[title]}`, { method: 'PUT', cookie })
+    },
+  )
 
   uiTest('turns pages with keys and click zones, saves and resumes progress', async (shot) => {
     const ui = await openUi(app)

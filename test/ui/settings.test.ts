@@ -1,17 +1,13 @@
 // The settings view in a real browser: an API token made in the UI works against the server
 // until it is revoked in the UI; a changed server name shows in the header after a reload.
-import { afterAll, beforeAll, describe, expect } from 'bun:test'
+import { describe, expect } from 'bun:test'
 import { TEST_PASSWORD, startTestServer, type TestServer } from '../helpers/server.ts'
-import { closeBrowser, logInThroughUi, openUi, uiTest } from './browser.ts'
+import { logInThroughUi, openUi, uiTest, useUiServer } from './browser.ts'
 
 describe('settings view', () => {
   let app: TestServer
-  beforeAll(async () => {
-    app = await startTestServer()
-  })
-  afterAll(async () => {
-    await closeBrowser()
-    await app[Symbol.asyncDispose]()
+  useUiServer({}, async (started) => {
+    app = started
   })
 
   uiTest('creates a token shown once, which works until revoked', async (shot) => {

@@ -1,16 +1,12 @@
 // The UI loads under its CSP, logs in and out, and a wrong password is shown as the server said it.
-import { afterAll, beforeAll, describe, expect } from 'bun:test'
-import { startTestServer, type TestServer } from '../helpers/server.ts'
-import { closeBrowser, logInThroughUi, openUi, uiTest } from './browser.ts'
+import { describe, expect } from 'bun:test'
+import { type TestServer } from '../helpers/server.ts'
+import { logInThroughUi, openUi, uiTest, useUiServer } from './browser.ts'
 
 describe('web UI shell', () => {
   let app: TestServer
-  beforeAll(async () => {
-    app = await startTestServer()
-  })
-  afterAll(async () => {
-    await closeBrowser()
-    await app[Symbol.asyncDispose]()
+  useUiServer({}, async (started) => {
+    app = started
   })
 
   uiTest('logs in, shows the server name, logs out', async (shot) => {
