@@ -54,6 +54,8 @@ export const ArchiveModel = {
   thumbnailQuery: t.Object({ page: t.Optional(t.String()), no_fallback: t.Optional(t.String()) }),
   /** The page the cover is remade from. */
   coverQuery: t.Object({ page: t.Optional(t.String()) }),
+  /** LANraragi reads the cover's `page` as a request param: a form (or JSON) body may carry it. */
+  coverBody: t.Optional(t.Object({ page: ParamText }, { additionalProperties: true })),
   progressQuery: t.Object({ force: t.Optional(t.String()) }),
   /** Form-urlencoded, multipart or JSON. */
   renameBody: t.Object({ filename: t.String({ error: RENAME_BODY }) }, { error: RENAME_BODY }),
@@ -62,6 +64,8 @@ export const ArchiveModel = {
 
 export type MetadataQuery = typeof ArchiveModel.metadataQuery.static
 export type MetadataBody = typeof ArchiveModel.metadataBody.static
+export type CoverQuery = typeof ArchiveModel.coverQuery.static
+export type CoverBody = typeof ArchiveModel.coverBody.static
 
 const textOf = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : undefined
@@ -79,6 +83,11 @@ export function metadataFields(
     tags: query.tags ?? textOf(body?.tags),
     summary: query.summary ?? textOf(body?.summary),
   }
+}
+
+/** The cover's page: the query's, else a string `page` of the body (as metadataFields). */
+export function coverPage(body: CoverBody | null, query: CoverQuery): string | undefined {
+  return query.page ?? textOf(body?.page)
 }
 
 /**

@@ -8,6 +8,7 @@ import { fail } from '../../errors.ts'
 import {
   ArchiveModel,
   conflictError,
+  coverPage,
   metadataFields,
   toIngestInput,
   archiveListStream,
@@ -233,13 +234,13 @@ export const archivesRoutes = (deps: Deps) =>
     )
     .put(
       '/api/archives/:id/thumbnail',
-      async ({ params, query }) => {
+      async ({ params, query, body }) => {
         requireArchive(deps, params.id)
         // LANraragi reads a page of 0 like an absent one: the default, page 1.
-        const page = parseInteger(query.page, 'page', { min: 0, fallback: 1 }) || 1
+        const page = parseInteger(coverPage(body, query), 'page', { min: 0, fallback: 1 }) || 1
         return ok({ new_thumbnail: await setCover(deps, params.id, page) })
       },
-      { params: ArchiveModel.params, query: ArchiveModel.coverQuery },
+      { params: ArchiveModel.params, query: ArchiveModel.coverQuery, body: ArchiveModel.coverBody },
     )
     .put(
       '/api/archives/:id/toc',
