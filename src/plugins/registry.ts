@@ -19,9 +19,11 @@ const log = createLogger('plugins.registry')
 /**
  * Checked manifests by the SHA-256 of their source. pluginInfo() runs in a fresh isolate with no
  * input, so one source always answers the same manifest: every server of the process (tests start
- * hundreds) reads the built-ins through the sandbox once, not once per start.
+ * hundreds) reads the built-ins through the sandbox once, not once per start. Bounded: every
+ * distinct upload adds one, so the least recently used go past MANIFESTS_KEPT.
  */
 const manifestBySource = new Map<string, PluginManifest>()
+const MANIFESTS_KEPT = 256
 
 /** A registration run reads one pluginInfo() per file; it never needs long. */
 const INFO_LIMITS = { wallMs: 10_000, memoryMb: 64 }
@@ -83,7 +85,12 @@ export async function readManifest(
 ): Promise<{ ok: true; manifest: PluginManifest } | { ok: false; reason: string }> {
   const sha256 = new Bun.CryptoHasher('sha256').update(source).digest('hex')
   const known = manifestBySource.get(sha256)
-  if (known) return { ok: true, manifest: known }
+  if (known) {
+    // Map order is insertion order: moving a hit to the end keeps the oldest first to go.
+    manifestBySource.delete(sha256)
+    manifestBySource.set(sha256, known)
+    return { ok: true, manifest: known }
+  }
   let info: unknown
   try {
     const out = await sandbox.run({
@@ -99,7 +106,11 @@ export async function readManifest(
     return { ok: false, reason: `pluginInfo() failed: ${(err as Error).message}` }
   }
   const checked = checkManifest(info)
-  if (checked.ok) manifestBySource.set(sha256, checked.manifest)
+  if (checked.ok) {
+    manifestBySource.set(sha256, checked.manifest)
+    if (manifestBySource.size > MANIFESTS_KEPT)
+      manifestBySource.delete(manifestBySource.keys().next().value!)
+  }
   return checked
 }
 
