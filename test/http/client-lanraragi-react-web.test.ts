@@ -482,6 +482,33 @@ describe('lanraragi-react-web v2: archive actions (edit, rating, cover, category
     // Opening it goes through the archive routes, which refuse a TANK_ id (LANraragi too): the
     // client then shows no pages (docs/clients.md).
     expect((await call(`/api/archives/${tankId}/files`)).status).toBe(400)
+
+    // With tankoubons_as_archives on, its read flow opens the card as one long archive.
+    const on = await app.json('/api/settings', {
+      method: 'PUT',
+      cookie,
+      json: { tankoubons_as_archives: true },
+    })
+    expect(on.status).toBe(200)
+    const meta = await call(`/api/archives/${tankId}/metadata`)
+    expect(meta.status).toBe(200)
+    expect(meta.body.arcid).toBe(tankId)
+    expect(meta.body.title).toBe('Series')
+    expect(meta.body.pagecount).toBe(2)
+    const files = await call(`/api/archives/${tankId}/files`)
+    expect(files.status).toBe(200)
+    if (files.body.job) await waitForMinion(files.body.job)
+    expect(files.body.pages).toHaveLength(2)
+    for (const page of files.body.pages as string[]) await expectImageBlob(pageLink(page))
+    const progress = await call(`/api/archives/${tankId}/progress/1`, { method: 'PUT' })
+    expect(progress.status).toBe(200)
+    expect(progress.body.success).toBe(1)
+    await expectImageBlob(`${app.url}/api/archives/${tankId}/thumbnail`)
+    await app.json('/api/settings', {
+      method: 'PUT',
+      cookie,
+      json: { tankoubons_as_archives: false },
+    })
     expect((await app.json(`/api/tankoubons/${tankId}`, { method: 'DELETE', cookie })).status).toBe(
       200,
     )
@@ -518,7 +545,8 @@ describe('lanraragi-react-web (the older repo): calls v2 no longer makes', () =>
   it('sorts by lastread, keeping only archives read', async () => {
     const { status, body } = await call('/api/search?filter=&sortby=lastread')
     expect(status).toBe(200)
-    expect(body.data.map((a: Wire) => a.arcid)).toEqual([ids.Beta])
+    // Beta was read; Gamma through its Tankoubon opened as one archive above.
+    expect(body.data.map((a: Wire) => a.arcid).sort()).toEqual([ids.Beta, ids.Gamma].sort())
   })
 
   it('reads the categories of an archive under categories', async () => {

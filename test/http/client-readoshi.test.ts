@@ -377,6 +377,56 @@ describe('Readoshi: reader (Reader.jsx)', () => {
     const { status } = await api(`/archives/${'b'.repeat(40)}/metadata`)
     expect([400, 404]).toContain(status)
   })
+
+  it('opens a Tankoubon card as one archive once tankoubons_as_archives is on', async () => {
+    const cookie = await app.login()
+    const tank = await app.json('/api/tankoubons', {
+      method: 'PUT',
+      cookie,
+      body: new URLSearchParams({ name: 'Both Books' }),
+    })
+    const tankId = tank.body.tankoubon_id as string
+    const put = await app.json(`/api/tankoubons/${tankId}`, {
+      method: 'PUT',
+      cookie,
+      json: { archives: [ids.Alpha, ids.Beta] },
+    })
+    expect(put.status).toBe(200)
+    const grouped = await api(`/search?${new URLSearchParams({ filter: 'Both Books' })}`)
+    expect((grouped.body.data as Wire[]).map((a) => a.arcid)).toContain(tankId)
+    // Off (the default): the card's metadata is a 400, which Readoshi takes for a gone archive.
+    expect((await api(`/archives/${tankId}/metadata`)).status).toBe(400)
+
+    await app.json('/api/settings', {
+      method: 'PUT',
+      cookie,
+      json: { tankoubons_as_archives: true },
+    })
+    const { status, body: meta } = await api(`/archives/${tankId}/metadata`)
+    expect(status).toBe(200)
+    expect(meta.title).toBe('Both Books')
+    expect(meta.pagecount).toBe(7)
+    expect(['true', 'false']).toContain(meta.isnew)
+    expect(Number.isFinite(Number.parseInt(String(meta.progress), 10))).toBe(true)
+    expect((await api(`/archives/${tankId}/progress/1`, 'PUT')).status).toBe(200)
+    const files = await api(`/archives/${tankId}/files`)
+    expect(files.body.pages).toHaveLength(7)
+    // The fourth page is the second book's first: the members read straight through.
+    const pages = files.body.pages as string[]
+    expect(decodeURIComponent(pages[2]!)).toContain(ids.Alpha!)
+    expect(decodeURIComponent(pages[3]!)).toContain(ids.Beta!)
+    for (const raw of pages) {
+      const res = await fetch(normalizePageUrl(raw, app.url), { headers: clientHeaders() })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toBe('image/jpeg')
+    }
+    await app.json('/api/settings', {
+      method: 'PUT',
+      cookie,
+      json: { tankoubons_as_archives: false },
+    })
+    await app.json(`/api/tankoubons/${tankId}`, { method: 'DELETE', cookie })
+  })
 })
 
 describe('Readoshi: edits, upload, download, delete (MetadataPage, UploadPage, Home.jsx)', () => {
