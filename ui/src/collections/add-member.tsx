@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks'
 import { api, messageOf } from '../api.ts'
 import type { ArchiveMeta, SearchAnswer } from '../types.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 export function AddMember(props: {
   memberIds: Set<string>
@@ -40,11 +41,7 @@ export function AddMember(props: {
         />
         <button type="submit">Search</button>
       </form>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText text={error} />
       {found && found.length === 0 && <p class="muted">No archive matches.</p>}
       {found && found.length > 0 && (
         <ul class="tank-found" aria-label="Search results">

@@ -8,6 +8,7 @@ import { useApi } from '../components/use-api.ts'
 import { notify, notifyError } from '../components/toast.tsx'
 import { flag, type Category } from '../types.ts'
 import { CategoryForm, draftOf, type CategoryDraft } from './category-form.tsx'
+import { ErrorText } from '../components/error-text.tsx'
 
 /** LANraragi's form: flags as 'true'/'false'; the search is always sent so it can be cleared. */
 const body = (draft: CategoryDraft) =>
@@ -62,11 +63,7 @@ export function CategoriesView(_: { parts: string[] }) {
           />
         </div>
       )}
-      {list.error && (
-        <p class="error" role="alert">
-          {list.error}
-        </p>
-      )}
+      <ErrorText text={list.error} />
       {list.loading && !list.data && <p class="muted">Loading…</p>}
       {list.data && categories.length === 0 && <p class="muted">No categories yet.</p>}
       <ul class="category-list" aria-label="Categories">

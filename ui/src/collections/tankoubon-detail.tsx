@@ -10,6 +10,7 @@ import { TagList } from '../components/tags.tsx'
 import type { ArchiveMeta, Tankoubon } from '../types.ts'
 import { MemberList } from './member-list.tsx'
 import { AddMember } from './add-member.tsx'
+import { ErrorText } from '../components/error-text.tsx'
 
 type Full = { result: Tankoubon & { full_data: ArchiveMeta[] } }
 type Draft = { name: string; summary: string; tags: string; members: ArchiveMeta[] }
@@ -39,9 +40,7 @@ export function TankoubonDetail({ id }: { id: string }) {
     return (
       <section class="stack">
         <h1>Tankoubon</h1>
-        <p class="error" role="alert">
-          {loaded.error}
-        </p>
+        <ErrorText text={loaded.error} />
         <a href={href(['tankoubons'])}>All Tankoubons</a>
       </section>
     )

@@ -7,6 +7,7 @@ import { loggedIn, serverInfo } from '../session.ts'
 import { useApi } from '../components/use-api.ts'
 import { notifyError } from '../components/toast.tsx'
 import type { Tankoubon } from '../types.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 type TankPage = { filtered: number; total: number; result: Tankoubon[] }
 
@@ -55,11 +56,7 @@ export function TankoubonList() {
           </button>
         </form>
       )}
-      {list.error && (
-        <p class="error" role="alert">
-          {list.error}
-        </p>
-      )}
+      <ErrorText text={list.error} />
       {list.loading && !list.data && <p class="muted">Loading…</p>}
       {list.data && list.data.result.length === 0 && <p class="muted">No Tankoubons yet.</p>}
       <ul class="tank-list" aria-label="Tankoubons">

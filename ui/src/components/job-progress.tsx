@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, messageOf } from '../api.ts'
 import type { Job } from '../types.ts'
+import { ErrorText } from './error-text.tsx'
 
 export const isTerminal = (state: string | undefined) => state === 'finished' || state === 'failed'
 
@@ -73,16 +74,8 @@ export function JobProgress({ id, label, onEnd }: Props) {
           state === 'finished' ? 1 : typeof job?.progress === 'number' ? job.progress : undefined
         }
       />
-      {job?.state === 'failed' && (
-        <p class="error" role="alert">
-          {job.error || 'The job failed.'}
-        </p>
-      )}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      {job?.state === 'failed' && <ErrorText text={job.error || 'The job failed.'} />}
+      <ErrorText text={error} />
     </div>
   )
 }

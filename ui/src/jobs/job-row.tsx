@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks'
 import { api, messageOf } from '../api.ts'
 import { ProgressBar } from '../components/job-progress.tsx'
 import { inFlight, type JobStatus } from './types.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 const time = (ms?: number) => (ms ? new Date(ms).toLocaleString() : '')
 
@@ -48,11 +49,7 @@ export function JobRow({ job, onClear }: Props) {
         </span>
       </div>
       <ProgressBar label={`${label} progress`} value={value} />
-      {job.error && (
-        <p class="error" role="alert">
-          {job.error}
-        </p>
-      )}
+      <ErrorText text={job.error} />
       {job.result_truncated && <p class="muted">The result was too large to keep in full.</p>}
       <div class="row">
         <button type="button" aria-expanded={open} onClick={toggle}>

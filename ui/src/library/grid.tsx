@@ -5,6 +5,7 @@ import { Cover } from '../components/cover.tsx'
 import { href } from '../router.ts'
 import { isNew, type ArchiveMeta } from '../types.ts'
 import type { Results } from './use-results.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 const SKELETON_CARDS = 12
 const isTank = (id: string) => id.startsWith('TANK_')
@@ -20,11 +21,7 @@ export function LibraryGrid({ results }: { results: Results }) {
           : items.map((item) => <Card key={item.arcid} item={item} />)}
       </ul>
       {!loading && !error && items.length === 0 && <p class="muted">Nothing matches.</p>}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText text={error} />
       {!done && !first && <MoreSentinel loading={loading} onMore={loadMore} count={items.length} />}
     </div>
   )

@@ -6,6 +6,7 @@ import { api, messageOf } from '../api.ts'
 import { JobProgress } from '../components/job-progress.tsx'
 import { useApi } from '../components/use-api.ts'
 import type { JobStatus } from '../jobs/types.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 const when = (ms?: number) => (ms ? new Date(ms).toLocaleString() : '')
 
@@ -41,11 +42,7 @@ export function BackupSection() {
           Download current metadata now
         </a>
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText text={error} />
       {job !== null && <JobProgress id={job} label="Backup" onEnd={() => history.reload()} />}
       {backups.length > 0 && (
         <ul class="maint-list" aria-label="Backups">

@@ -10,6 +10,7 @@ import { useApi } from '../components/use-api.ts'
 import type { ArchiveMeta } from '../types.ts'
 import { href } from '../router.ts'
 import { ConfirmButton } from './confirm.tsx'
+import { ErrorText } from '../components/error-text.tsx'
 
 const size = (bytes?: number) =>
   !bytes
@@ -136,11 +137,7 @@ export function DuplicatesSection() {
       {job !== null && (
         <JobProgress id={job} label="Duplicate scan" onEnd={() => groups.reload()} />
       )}
-      {(error || groups.error) && (
-        <p class="error" role="alert">
-          {error || groups.error}
-        </p>
-      )}
+      <ErrorText text={error || groups.error} />
       {groups.data && list.length === 0 && <p class="muted">No duplicate groups.</p>}
       {list.length > 0 && (
         <p>

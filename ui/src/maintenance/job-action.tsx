@@ -6,6 +6,7 @@ import { api, messageOf } from '../api.ts'
 import { JobProgress } from '../components/job-progress.tsx'
 import type { Job } from '../types.ts'
 import { ConfirmButton } from './confirm.tsx'
+import { ErrorText } from '../components/error-text.tsx'
 
 type Answer = { job?: number; successMessage?: string; [key: string]: unknown }
 
@@ -74,11 +75,7 @@ export function JobAction(props: Props) {
       </div>
       {job !== null && <JobProgress id={job} label={props.title} onEnd={props.onEnd} />}
       {done && <p role="status">{done}</p>}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText text={error} />
     </div>
   )
 }

@@ -7,6 +7,7 @@ import { JobProgress } from '../components/job-progress.tsx'
 import { notify, notifyError } from '../components/toast.tsx'
 import { useApi } from '../components/use-api.ts'
 import { ConfirmButton } from './confirm.tsx'
+import { ErrorText } from '../components/error-text.tsx'
 
 type Snapshot = {
   id: number
@@ -43,14 +44,6 @@ function useUploadJob() {
   return { job, error, run }
 }
 
-function Problem({ text }: { text: string | null }) {
-  return text ? (
-    <p class="error" role="alert">
-      {text}
-    </p>
-  ) : null
-}
-
 export function RestoreSection() {
   const [file, setFile] = useState<File | null>(null)
   const state = useUploadJob()
@@ -76,7 +69,7 @@ export function RestoreSection() {
           Restore
         </ConfirmButton>
       </div>
-      <Problem text={state.error} />
+      <ErrorText text={state.error} />
       {state.job !== null && <JobProgress id={state.job} label="Restore" />}
     </section>
   )
@@ -133,7 +126,7 @@ export function ImportSection({ onImported }: { onImported: () => void }) {
           Import
         </ConfirmButton>
       </div>
-      <Problem text={state.error} />
+      <ErrorText text={state.error} />
       {state.job !== null && <JobProgress id={state.job} label="Import" onEnd={onImported} />}
     </section>
   )
@@ -168,7 +161,7 @@ export function SnapshotsSection({ version }: { version: number }) {
     <section class="card stack" aria-labelledby="maint-snapshots">
       <h2 id="maint-snapshots">Snapshots</h2>
       <p class="muted">Written before each legacy import and each drop; kept until deleted.</p>
-      <Problem text={list.error} />
+      <ErrorText text={list.error} />
       {list.data && snapshots.length === 0 && <p class="muted">No snapshots.</p>}
       <ul class="maint-list" aria-label="Snapshots">
         {snapshots.map((s) => (
@@ -201,7 +194,7 @@ export function SnapshotsSection({ version }: { version: number }) {
           </li>
         ))}
       </ul>
-      <Problem text={state.error} />
+      <ErrorText text={state.error} />
       {state.job !== null && <JobProgress id={state.job} label="Snapshot restore" />}
     </section>
   )

@@ -6,6 +6,7 @@ import { api, messageOf } from '../api.ts'
 import { JobProgress } from '../components/job-progress.tsx'
 import type { ArchiveMeta, SearchAnswer } from '../types.ts'
 import type { Plugin } from './types.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 type UseAnswer = { type: string; data: unknown }
 
@@ -134,11 +135,7 @@ export function RunPanel({ plugin }: { plugin: Plugin }) {
         </button>
       </div>
       {busy && <p class="muted">Running…</p>}
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText text={error} />
       {answer && <AnswerText answer={answer} />}
       {job !== null && <JobProgress id={job} label={`${plugin.name} run`} />}
     </div>

@@ -5,16 +5,9 @@ import { api, messageOf } from '../api.ts'
 import { notify } from '../components/toast.tsx'
 import { ConfirmButton } from '../maintenance/confirm.tsx'
 import type { DomainRule, Plugin, PluginOptions, PluginSettings } from './types.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 const q = (plugin: Plugin) => ({ namespace: plugin.namespace })
-
-function Problem({ text }: { text: string | null }) {
-  return text ? (
-    <p class="error" role="alert">
-      {text}
-    </p>
-  ) : null
-}
 
 export function SettingsForm({ plugin }: { plugin: Plugin }) {
   const [settings, setSettings] = useState<PluginSettings | null>(null)
@@ -42,7 +35,7 @@ export function SettingsForm({ plugin }: { plugin: Plugin }) {
     }
   }
 
-  if (!settings) return error ? <Problem text={error} /> : <p class="muted">Loading settings…</p>
+  if (!settings) return error ? <ErrorText text={error} /> : <p class="muted">Loading settings…</p>
   const setArg = (i: number, value: unknown) => {
     const customargs = [...settings.customargs]
     customargs[i] = value
@@ -102,7 +95,7 @@ export function SettingsForm({ plugin }: { plugin: Plugin }) {
           Save settings
         </button>
       </div>
-      <Problem text={error} />
+      <ErrorText text={error} />
     </form>
   )
 }
@@ -135,7 +128,7 @@ export function OptionsForm({ plugin }: { plugin: Plugin }) {
     }
   }
 
-  if (!options) return error ? <Problem text={error} /> : <p class="muted">Loading options…</p>
+  if (!options) return error ? <ErrorText text={error} /> : <p class="muted">Loading options…</p>
   const setRule = (i: number, patch: Partial<DomainRule>) => {
     const rules = options.domain_rules.map((r, j) => (j === i ? clean({ ...r, ...patch }) : r))
     setOptions({ ...options, domain_rules: rules })
@@ -240,7 +233,7 @@ export function OptionsForm({ plugin }: { plugin: Plugin }) {
           Reset options
         </ConfirmButton>
       </div>
-      <Problem text={error} />
+      <ErrorText text={error} />
     </form>
   )
 }

@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks'
 import { api, messageOf } from '../api.ts'
 import { notify } from '../components/toast.tsx'
+import { ErrorText } from '../components/error-text.tsx'
 
 export function PluginUpload({ onInstalled }: { onInstalled: (namespace: string) => void }) {
   const [file, setFile] = useState<File | null>(null)
@@ -50,11 +51,7 @@ export function PluginUpload({ onInstalled }: { onInstalled: (namespace: string)
           {busy ? 'Checking…' : 'Upload plugin'}
         </button>
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText text={error} />
     </form>
   )
 }

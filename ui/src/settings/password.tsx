@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks'
 import { api, messageOf } from '../api.ts'
 import { notify } from '../components/toast.tsx'
+import { ErrorText } from '../components/error-text.tsx'
 
 export function PasswordForm({ onChanged }: { onChanged: () => void }) {
   const [password, setPassword] = useState('')
@@ -58,11 +59,7 @@ export function PasswordForm({ onChanged }: { onChanged: () => void }) {
             />
           </label>
         </div>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorText text={error} />
         <div class="row">
           <button type="submit" class="primary" disabled={busy}>
             Change password

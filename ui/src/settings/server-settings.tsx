@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { api, messageOf } from '../api.ts'
 import { notify } from '../components/toast.tsx'
 import { loadSession } from '../session.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 type Settings = Record<string, unknown>
 
@@ -61,13 +62,7 @@ export function ServerSettings() {
     return (
       <section class="card stack" aria-labelledby="settings-server">
         <h2 id="settings-server">Server</h2>
-        {error ? (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        ) : (
-          <p class="muted">Loading…</p>
-        )}
+        {error ? <ErrorText text={error} /> : <p class="muted">Loading…</p>}
       </section>
     )
 
@@ -137,11 +132,7 @@ export function ServerSettings() {
             </label>
           ))}
         </fieldset>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorText text={error} />
         <div class="row">
           <button type="submit" class="primary" disabled={busy}>
             Save settings

@@ -6,6 +6,7 @@ import { notifyError } from '../components/toast.tsx'
 import { useApi } from '../components/use-api.ts'
 import { loadSession } from '../session.ts'
 import { when } from './time.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 export type SessionInfo = {
   family_id: string
@@ -37,11 +38,7 @@ export function SessionsPanel({ version }: { version: number }) {
   return (
     <section class="card stack" aria-labelledby="settings-sessions">
       <h2 id="settings-sessions">Sessions</h2>
-      {sessions.error && (
-        <p class="error" role="alert">
-          {sessions.error}
-        </p>
-      )}
+      <ErrorText text={sessions.error} />
       {sessions.data && list.length === 0 && <p class="muted">No browser sessions.</p>}
       {list.length > 0 && (
         <ul class="settings-sessions" aria-label="Sessions">

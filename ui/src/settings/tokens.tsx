@@ -5,6 +5,7 @@ import { api, messageOf } from '../api.ts'
 import { notify, notifyError } from '../components/toast.tsx'
 import { useApi } from '../components/use-api.ts'
 import { when } from './time.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 export type ApiToken = {
   id: string
@@ -37,11 +38,7 @@ export function TokensPanel() {
         }}
       />
       {secret && <NewSecret {...secret} onDone={() => setSecret(null)} />}
-      {tokens.error && (
-        <p class="error" role="alert">
-          {tokens.error}
-        </p>
-      )}
+      <ErrorText text={tokens.error} />
       {tokens.data && tokens.data.length === 0 && <p class="muted">No tokens yet.</p>}
       {tokens.data && tokens.data.length > 0 && (
         <div class="settings-table">
@@ -133,11 +130,7 @@ function CreateToken({ onCreated }: { onCreated: (name: string, token: string) =
           Create token
         </button>
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText text={error} />
     </form>
   )
 }

@@ -8,6 +8,7 @@ import { useApi } from '../components/use-api.ts'
 import { notify, notifyError } from '../components/toast.tsx'
 import { useComparison } from '../downloads/compare-stream.ts'
 import type { ComparePair, DownloadItem, UnmatchedPage } from '../downloads/types.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 const RECOMMENDATION: Record<string, string> = {
   keep_a: 'Replace the library copy with the download',
@@ -79,16 +80,8 @@ export function CompareView({ parts }: { parts: string[] }) {
         Left: the download. Right: the archive already in the library under that name. Sharpness is
         the variance of the Laplacian; higher is sharper.
       </p>
-      {queue.data && !item && (
-        <p class="error" role="alert">
-          This download is no longer in the queue.
-        </p>
-      )}
-      {comparison.error && (
-        <p class="error" role="alert">
-          {comparison.error}
-        </p>
-      )}
+      {queue.data && !item && <ErrorText text="This download is no longer in the queue." />}
+      <ErrorText text={comparison.error} />
       {!result && !comparison.error && (
         <p class="muted" role="status">
           Comparing… {pairs.filter(Boolean).length} matching pages so far

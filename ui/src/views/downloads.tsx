@@ -9,6 +9,7 @@ import { AddForm } from '../downloads/add-form.tsx'
 import { ItemRow } from '../downloads/item-row.tsx'
 import { useQueueStream } from '../downloads/stream.ts'
 import type { PluginSummary } from '../downloads/types.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 export function DownloadsView(_: { parts: string[] }) {
   const queue = useQueueStream()
@@ -46,11 +47,7 @@ export function DownloadsView(_: { parts: string[] }) {
   return (
     <section class="stack downloads">
       <h1>Downloads</h1>
-      {plugins.error && (
-        <p class="error" role="alert">
-          {plugins.error}
-        </p>
-      )}
+      <ErrorText text={plugins.error} />
       <AddForm plugins={plugins.data ?? []} categories={categories.data ?? []} />
       <div class="row dl-bulk">
         <h2>Queue</h2>

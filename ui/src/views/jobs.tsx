@@ -5,6 +5,7 @@ import { api, messageOf } from '../api.ts'
 import { notify, notifyError } from '../components/toast.tsx'
 import { JobRow } from '../jobs/job-row.tsx'
 import { inFlight, type JobStatus } from '../jobs/types.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 const FILTERS = ['all', 'active', 'finished', 'failed'] as const
 type Filter = (typeof FILTERS)[number]
@@ -98,11 +99,7 @@ export function JobsView(_: { parts: string[] }) {
           Clear failed
         </button>
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorText text={error} />
       {jobs === null && !error && <p class="muted">Loading…</p>}
       {jobs !== null && shown.length === 0 && <p class="muted">No jobs.</p>}
       <ul class="job-list" aria-label="Jobs">

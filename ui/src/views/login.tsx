@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks'
 import { messageOf } from '../api.ts'
 import { navigate, route } from '../router.ts'
 import { loggedIn, loginStatus, logIn, serverInfo } from '../session.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 export function LoginView(_: { parts: string[] }) {
   const [password, setPassword] = useState('')
@@ -51,11 +52,7 @@ export function LoginView(_: { parts: string[] }) {
             autofocus
           />
         </label>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorText text={error} />
         <button type="submit" class="primary" disabled={busy}>
           Log in
         </button>

@@ -5,6 +5,7 @@ import { useApi } from '../components/use-api.ts'
 import { PluginUpload } from '../plugins/upload.tsx'
 import { TypeList } from '../plugins/type-list.tsx'
 import { PLUGIN_TYPES, type Plugin } from '../plugins/types.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 export function PluginsView(_: { parts: string[] }) {
   const list = useApi(() => api<Plugin[]>('/api/plugins/all'), [])
@@ -19,11 +20,7 @@ export function PluginsView(_: { parts: string[] }) {
     <section class="stack plugins-view">
       <h1>Plugins</h1>
       <PluginUpload onInstalled={list.reload} />
-      {list.error && (
-        <p class="error" role="alert">
-          {list.error}
-        </p>
-      )}
+      <ErrorText text={list.error} />
       {list.loading && !list.data && <p class="muted">Loading plugins…</p>}
       {list.data &&
         types.map((type) => (

@@ -7,6 +7,7 @@ import { useApi } from '../components/use-api.ts'
 import type { Category } from '../types.ts'
 import { clearFinishedUploads, enqueueUploads, uploadRows, type UploadRow } from '../upload/rows.ts'
 import { formatBytes } from '../downloads/format.ts'
+import { ErrorText } from '../components/error-text.tsx'
 
 export function UploadView(_: { parts: string[] }) {
   const categories = useApi(() => api<Category[]>('/api/categories'), [])
@@ -112,11 +113,7 @@ function UploadLine({ row }: { row: UploadRow }) {
           <a href={href(['reader', row.archiveId])}>Read</a>
         </div>
       )}
-      {row.state === 'error' && (
-        <p class="error" role="alert">
-          {row.error}
-        </p>
-      )}
+      {row.state === 'error' && <ErrorText text={row.error} />}
     </li>
   )
 }
