@@ -1,21 +1,19 @@
 // Installing a plugin: one .ts file, checked by the server in its sandbox before it is stored.
 import { useState } from 'preact/hooks'
-import { api, messageOf } from '../api.ts'
+import { api } from '../api.ts'
 import { notify } from '../components/toast.tsx'
 import { ErrorText } from '../components/error-text.tsx'
+import { useAction } from '../components/use-action.ts'
 
 export function PluginUpload({ onInstalled }: { onInstalled: (namespace: string) => void }) {
   const [file, setFile] = useState<File | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, run } = useAction()
   const [key, setKey] = useState(0)
 
-  const send = async (e: Event) => {
+  const send = (e: Event) => {
     e.preventDefault()
     if (!file) return
-    setError(null)
-    setBusy(true)
-    try {
+    run(async () => {
       const body = new FormData()
       body.append('file', file, file.name)
       const answer = await api<{ namespace: string }>('/api/plugins/upload', {
@@ -26,11 +24,7 @@ export function PluginUpload({ onInstalled }: { onInstalled: (namespace: string)
       setFile(null)
       setKey((k) => k + 1)
       onInstalled(answer.namespace)
-    } catch (err) {
-      setError(messageOf(err))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

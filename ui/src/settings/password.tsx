@@ -1,32 +1,26 @@
 // Changing the admin password. The server revokes every other session when it changes (this
 // one stays), which the form says before it is sent.
 import { useState } from 'preact/hooks'
-import { api, messageOf } from '../api.ts'
+import { api } from '../api.ts'
 import { notify } from '../components/toast.tsx'
 import { ErrorText } from '../components/error-text.tsx'
+import { useAction } from '../components/use-action.ts'
 
 export function PasswordForm({ onChanged }: { onChanged: () => void }) {
   const [password, setPassword] = useState('')
   const [confirm, setConfirm] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, setError, run } = useAction()
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault()
     if (password !== confirm) return setError('The two passwords differ.')
-    setBusy(true)
-    setError(null)
-    try {
+    run(async () => {
       await api('/api/settings/password', { method: 'PUT', json: { password } })
       setPassword('')
       setConfirm('')
       notify('Password changed. Other sessions were signed out.')
       onChanged()
-    } catch (e) {
-      setError(messageOf(e))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

@@ -6,6 +6,7 @@ import { api, messageOf } from '../api.ts'
 import { notify } from '../components/toast.tsx'
 import { loadSession } from '../session.ts'
 import { ErrorText } from '../components/error-text.tsx'
+import { useAction } from '../components/use-action.ts'
 
 type Settings = Record<string, unknown>
 
@@ -46,8 +47,7 @@ export function ServerSettings() {
   const [saved, setSaved] = useState<Settings | null>(null)
   const [draft, setDraft] = useState<Settings>({})
   const [apiKey, setApiKey] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, setError, run } = useAction()
 
   useEffect(() => {
     api<Settings>('/api/settings')
@@ -68,10 +68,8 @@ export function ServerSettings() {
 
   const set = (key: string, value: unknown) => setDraft({ ...draft, [key]: value })
 
-  const save = async (patch: Settings) => {
-    setBusy(true)
-    setError(null)
-    try {
+  const save = (patch: Settings) =>
+    run(async () => {
       const next = await api<Settings>('/api/settings', { method: 'PUT', json: patch })
       setSaved(next)
       setDraft(next)
@@ -79,12 +77,7 @@ export function ServerSettings() {
       notify('Settings saved.')
       // The header shows the name, and the library reads the page size from /api/info.
       await loadSession().catch(() => {})
-    } catch (e) {
-      setError(messageOf(e))
-    } finally {
-      setBusy(false)
-    }
-  }
+    })
 
   const submit = (event: Event) => {
     event.preventDefault()

@@ -1,11 +1,12 @@
 // API tokens for scripts and reader apps: create (the secret is shown once, with a copy button),
 // rename, revoke. Revoking asks for a second click in place, not a browser dialog.
 import { useState } from 'preact/hooks'
-import { api, messageOf } from '../api.ts'
+import { api } from '../api.ts'
 import { notify, notifyError } from '../components/toast.tsx'
 import { useApi } from '../components/use-api.ts'
 import { when } from './time.ts'
 import { ErrorText } from '../components/error-text.tsx'
+import { useAction } from '../components/use-action.ts'
 
 export type ApiToken = {
   id: string
@@ -71,24 +72,17 @@ function CreateToken({ onCreated }: { onCreated: (name: string, token: string) =
   const [name, setName] = useState('')
   const [role, setRole] = useState<'admin' | 'guest'>('guest')
   const [expiry, setExpiry] = useState(0)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const submit = async (event: Event) => {
+  const { busy, error, run } = useAction()
+  const submit = (event: Event) => {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
+    run(async () => {
       const answer = await api<{ data: ApiToken & { token: string } }>('/api/tokens', {
         method: 'POST',
         json: { name: name.trim(), role, expires_in_secs: EXPIRIES[expiry]?.[1] },
       })
       setName('')
       onCreated(answer.data.name, answer.data.token)
-    } catch (e) {
-      setError(messageOf(e))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
   return (
     <form class="stack" onSubmit={submit} aria-label="New token">

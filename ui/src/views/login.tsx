@@ -1,31 +1,24 @@
 // Log in with the admin password. On a first start the server printed a generated password once
 // (docs/auth.md); the page says where to find it, and Settings changes it.
 import { useState } from 'preact/hooks'
-import { messageOf } from '../api.ts'
 import { navigate, route } from '../router.ts'
 import { loggedIn, loginStatus, logIn, serverInfo } from '../session.ts'
 import { ErrorText } from '../components/error-text.tsx'
+import { useAction } from '../components/use-action.ts'
 
 export function LoginView(_: { parts: string[] }) {
   const [password, setPassword] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, run } = useAction()
   const onLoginPage = route.value.parts[0] === 'login'
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
+    run(async () => {
       await logIn(password)
       setPassword('')
       // From the login page go to the library; from a guarded page, stay on it.
       if (onLoginPage) navigate('#/', { replace: true })
-    } catch (e) {
-      setError(messageOf(e))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   if (loggedIn.value && loginStatus.value?.password_enabled)
