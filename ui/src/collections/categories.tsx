@@ -9,6 +9,7 @@ import { notify, notifyError } from '../components/toast.tsx'
 import { flag, type Category } from '../types.ts'
 import { CategoryForm, draftOf, type CategoryDraft } from './category-form.tsx'
 import { ErrorText } from '../components/error-text.tsx'
+import { ConfirmDeletion } from '../components/confirm.tsx'
 
 /** LANraragi's form: flags as 'true'/'false'; the search is always sent so it can be cleared. */
 const body = (draft: CategoryDraft) =>
@@ -139,15 +140,11 @@ function CategoryRow(props: { category: Category; admin: boolean; onChange: () =
           </>
         )}
         {confirming && (
-          <span class="row" role="group" aria-label="Confirm deletion">
-            <span>Delete “{c.name}”? Its archives stay in the library.</span>
-            <button type="button" class="danger" onClick={remove}>
-              Yes, delete
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Keep
-            </button>
-          </span>
+          <ConfirmDeletion
+            question={`Delete “${c.name}”? Its archives stay in the library.`}
+            onConfirm={remove}
+            onCancel={() => setConfirming(false)}
+          />
         )}
       </div>
     </li>

@@ -11,6 +11,7 @@ import type { ArchiveMeta, Tankoubon } from '../types.ts'
 import { MemberList } from './member-list.tsx'
 import { AddMember } from './add-member.tsx'
 import { ErrorText } from '../components/error-text.tsx'
+import { ConfirmDeletion } from '../components/confirm.tsx'
 
 type Full = { result: Tankoubon & { full_data: ArchiveMeta[] } }
 type Draft = { name: string; summary: string; tags: string; members: ArchiveMeta[] }
@@ -153,15 +154,11 @@ export function TankoubonDetail({ id }: { id: string }) {
                 Delete Tankoubon
               </button>
             ) : (
-              <span class="row" role="group" aria-label="Confirm deletion">
-                <span>Delete this Tankoubon? Its archives stay in the library.</span>
-                <button type="button" class="danger" onClick={remove}>
-                  Yes, delete
-                </button>
-                <button type="button" onClick={() => setConfirming(false)}>
-                  Keep
-                </button>
-              </span>
+              <ConfirmDeletion
+                question="Delete this Tankoubon? Its archives stay in the library."
+                onConfirm={remove}
+                onCancel={() => setConfirming(false)}
+              />
             )}
           </div>
         </>

@@ -9,7 +9,7 @@ import { notify, notifyError } from '../components/toast.tsx'
 import { useApi } from '../components/use-api.ts'
 import type { ArchiveMeta } from '../types.ts'
 import { href } from '../router.ts'
-import { ConfirmButton } from './confirm.tsx'
+import { ConfirmButton } from '../components/confirm.tsx'
 import { ErrorText } from '../components/error-text.tsx'
 
 const size = (bytes?: number) =>

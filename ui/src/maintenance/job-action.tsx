@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks'
 import { api, messageOf } from '../api.ts'
 import { JobProgress } from '../components/job-progress.tsx'
 import type { Job } from '../types.ts'
-import { ConfirmButton } from './confirm.tsx'
+import { ConfirmButton } from '../components/confirm.tsx'
 import { ErrorText } from '../components/error-text.tsx'
 
 type Answer = { job?: number; successMessage?: string; [key: string]: unknown }

@@ -6,7 +6,7 @@ import { api, messageOf, request } from '../api.ts'
 import { JobProgress } from '../components/job-progress.tsx'
 import { notify, notifyError } from '../components/toast.tsx'
 import { useApi } from '../components/use-api.ts'
-import { ConfirmButton } from './confirm.tsx'
+import { ConfirmButton } from '../components/confirm.tsx'
 import { ErrorText } from '../components/error-text.tsx'
 
 type Snapshot = {

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, messageOf } from '../api.ts'
 import { notify } from '../components/toast.tsx'
-import { ConfirmButton } from '../maintenance/confirm.tsx'
+import { ConfirmButton } from '../components/confirm.tsx'
 import type { DomainRule, Plugin, PluginOptions, PluginSettings } from './types.ts'
 import { ErrorText } from '../components/error-text.tsx'
 
