@@ -5,6 +5,7 @@ import { api } from '../api.ts'
 import { notify, notifyError } from '../components/toast.tsx'
 import type { Category } from '../types.ts'
 import type { DownloadItem, PluginSummary } from './types.ts'
+import { CategorySelect } from '../components/category-select.tsx'
 
 type AddAnswer = { added: DownloadItem[]; rejected: { url: string; reason: string }[] }
 
@@ -36,7 +37,6 @@ export function AddForm(props: { plugins: PluginSummary[]; categories: Category[
   const [category, setCategory] = useState('')
   const [fetchMetadata, setFetchMetadata] = useState(false)
   const [rejected, setRejected] = useState<AddAnswer['rejected']>([])
-  const statics = props.categories.filter((c) => !c.search)
 
   const submit = async () => {
     const lines = urls
@@ -93,20 +93,12 @@ export function AddForm(props: { plugins: PluginSummary[]; categories: Category[
             ))}
           </select>
         </label>
-        <label class="stack-label">
-          Category
-          <select
-            value={category}
-            onChange={(e) => setCategory((e.target as HTMLSelectElement).value)}
-          >
-            <option value="">No category</option>
-            {statics.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <CategorySelect
+          label="Category"
+          categories={props.categories}
+          value={category}
+          onChange={setCategory}
+        />
         <label>
           <input
             type="checkbox"

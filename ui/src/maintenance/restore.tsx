@@ -8,6 +8,7 @@ import { notify, notifyError } from '../components/toast.tsx'
 import { useApi } from '../components/use-api.ts'
 import { ConfirmButton } from '../components/confirm.tsx'
 import { ErrorText } from '../components/error-text.tsx'
+import { FileInput } from '../components/file-input.tsx'
 
 type Snapshot = {
   id: number
@@ -21,6 +22,7 @@ type Snapshot = {
 }
 
 const MODES = ['merge', 'overwrite', 'skip'] as const
+const JSON_FILES = '.json,application/json'
 
 async function upload(path: string, file: Blob, name: string, fields: Record<string, string> = {}) {
   const body = new FormData()
@@ -55,12 +57,7 @@ export function RestoreSection() {
         Nothing the document does not name is deleted.
       </p>
       <div class="row">
-        <input
-          type="file"
-          accept=".json,application/json"
-          aria-label="Backup file to restore"
-          onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)}
-        />
+        <FileInput accept={JSON_FILES} label="Backup file to restore" onPick={setFile} />
         <ConfirmButton
           disabled={!file}
           question="Overwrite metadata from this backup?"
@@ -87,12 +84,7 @@ export function ImportSection({ onImported }: { onImported: () => void }) {
         A snapshot of the library is taken first, so an import can be rolled back below.
       </p>
       <div class="row">
-        <input
-          type="file"
-          accept=".json,application/json"
-          aria-label="LANraragi backup file"
-          onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)}
-        />
+        <FileInput accept={JSON_FILES} label="LANraragi backup file" onPick={setFile} />
         <label>
           Mode
           <select value={mode} onChange={(e) => setMode((e.target as HTMLSelectElement).value)}>

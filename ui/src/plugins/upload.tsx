@@ -4,6 +4,7 @@ import { api } from '../api.ts'
 import { notify } from '../components/toast.tsx'
 import { ErrorText } from '../components/error-text.tsx'
 import { useAction } from '../components/use-action.ts'
+import { FileInput } from '../components/file-input.tsx'
 
 export function PluginUpload({ onInstalled }: { onInstalled: (namespace: string) => void }) {
   const [file, setFile] = useState<File | null>(null)
@@ -34,13 +35,7 @@ export function PluginUpload({ onInstalled }: { onInstalled: (namespace: string)
         A single TypeScript file, at most 1 MiB; it never replaces an installed one.
       </p>
       <div class="row">
-        <input
-          key={key}
-          type="file"
-          accept=".ts"
-          aria-label="Plugin file"
-          onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)}
-        />
+        <FileInput key={key} accept=".ts" label="Plugin file" onPick={setFile} />
         <button type="submit" class="primary" disabled={!file || busy}>
           {busy ? 'Checking…' : 'Upload plugin'}
         </button>

@@ -8,13 +8,12 @@ import type { Category } from '../types.ts'
 import { clearFinishedUploads, enqueueUploads, uploadRows, type UploadRow } from '../upload/rows.ts'
 import { formatBytes } from '../downloads/format.ts'
 import { ErrorText } from '../components/error-text.tsx'
+import { CategorySelect } from '../components/category-select.tsx'
 
 export function UploadView(_: { parts: string[] }) {
   const categories = useApi(() => api<Category[]>('/api/categories'), [])
   const [categoryId, setCategoryId] = useState('')
   const [dragging, setDragging] = useState(false)
-  // Only static categories take members; a dynamic one is a saved search.
-  const statics = (categories.data ?? []).filter((c) => !c.search)
 
   const add = (list: FileList | null) => {
     const files = list ? Array.from(list) : []
@@ -25,20 +24,12 @@ export function UploadView(_: { parts: string[] }) {
   return (
     <section class="stack upload">
       <h1>Upload</h1>
-      <label class="stack-label">
-        Add to category
-        <select
-          value={categoryId}
-          onChange={(e) => setCategoryId((e.target as HTMLSelectElement).value)}
-        >
-          <option value="">No category</option>
-          {statics.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <CategorySelect
+        label="Add to category"
+        categories={categories.data ?? []}
+        value={categoryId}
+        onChange={setCategoryId}
+      />
       <div
         class={`upload-drop${dragging ? ' upload-drop-over' : ''}`}
         onDragOver={(e) => {
