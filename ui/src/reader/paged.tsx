@@ -2,8 +2,7 @@
 // Which way a zone or swipe goes is the reader's business (right-to-left flips it).
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { Fit } from './prefs.ts'
-
-export type Zone = 'left' | 'center' | 'right'
+import { zoneAt, type Zone } from './zones.ts'
 
 /** A swipe is a mostly horizontal move of at least this many CSS pixels. */
 const SWIPE_PX = 50
@@ -46,9 +45,7 @@ export function PagedStage({ pages, spread, rtl, fit, onZone, onSwipe }: Props) 
   }
   const onClick = (e: MouseEvent) => {
     if (swiped.current) return void (swiped.current = false)
-    const box = stage.current!.getBoundingClientRect()
-    const x = (e.clientX - box.left) / box.width
-    onZone(x < 1 / 3 ? 'left' : x > 2 / 3 ? 'right' : 'center')
+    onZone(zoneAt(e, stage.current!))
   }
 
   return (

@@ -44,7 +44,7 @@ type BookmarksProps = {
   onChanged: () => void
 }
 
-export function BookmarksPanel({ book, bookmarks, canEdit, onGo, onChanged }: BookmarksProps) {
+export function BookmarksPanel({ bookmarks, ...row }: BookmarksProps) {
   return (
     <aside class="reader-panel" aria-label="Bookmarks">
       <h2>Bookmarks</h2>
@@ -53,14 +53,7 @@ export function BookmarksPanel({ book, bookmarks, canEdit, onGo, onChanged }: Bo
       ) : (
         <ul class="reader-list">
           {bookmarks.map((mark) => (
-            <BookmarkRow
-              key={mark.page}
-              book={book}
-              mark={mark}
-              canEdit={canEdit}
-              onGo={onGo}
-              onChanged={onChanged}
-            />
+            <BookmarkRow key={mark.page} mark={mark} {...row} />
           ))}
         </ul>
       )}

@@ -16,7 +16,8 @@ import {
 import { prefs } from './prefs.ts'
 import { spreadIndexOf, spreadsOf } from './spreads.ts'
 import { preloadPage } from './image-cache.ts'
-import { PagedStage, type Zone } from './paged.tsx'
+import { PagedStage } from './paged.tsx'
+import type { Zone } from './zones.ts'
 import { VerticalStage } from './vertical.tsx'
 import { BottomBar, TopBar, type Panel } from './toolbar.tsx'
 import { BookmarksPanel, PagesStrip, TocPanel } from './panels.tsx'
@@ -132,6 +133,9 @@ export function Reader({ book }: { book: Book }) {
   const position =
     count === 0 ? 'No pages' : `Page ${shownPages.map((i) => i + 1).join('–')} / ${count}`
 
+  // What both stages show and how a tap on them is read.
+  const stage = { pages: book.pages, fit, onZone }
+
   // Bars: hovering with a mouse shows them; a touch on hidden bars only shows them.
   const barEvents = {
     onPointerEnter: (e: PointerEvent) => {
@@ -162,21 +166,12 @@ export function Reader({ book }: { book: Book }) {
           This book has no pages to show.
         </p>
       ) : mode === 'vertical' ? (
-        <VerticalStage
-          pages={book.pages}
-          page={page}
-          jump={jump}
-          fit={fit}
-          onVisible={setPage}
-          onZone={onZone}
-        />
+        <VerticalStage {...stage} page={page} jump={jump} onVisible={setPage} />
       ) : (
         <PagedStage
-          pages={book.pages}
+          {...stage}
           spread={spread}
           rtl={rtl}
-          fit={fit}
-          onZone={onZone}
           onSwipe={(towards) => side(towards === 'left' ? 'right' : 'left')}
         />
       )}

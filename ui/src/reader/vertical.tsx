@@ -2,7 +2,7 @@
 // crossing the middle of the screen is the current one; a jump (`jump` changes) scrolls to `page`.
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
 import type { Fit } from './prefs.ts'
-import type { Zone } from './paged.tsx'
+import { zoneAt, type Zone } from './zones.ts'
 
 const PIN_MS = 1500
 
@@ -53,17 +53,11 @@ export function VerticalStage({ pages, page, jump, fit, onVisible, onZone }: Pro
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [jump])
 
-  const onClick = (e: MouseEvent) => {
-    const box = stage.current!.getBoundingClientRect()
-    const x = (e.clientX - box.left) / box.width
-    onZone(x < 1 / 3 ? 'left' : x > 2 / 3 ? 'right' : 'center')
-  }
-
   return (
     <div
       ref={stage}
       class={`reader-stage reader-vertical fit-${fit}`}
-      onClick={onClick}
+      onClick={(e) => onZone(zoneAt(e, stage.current!))}
       onWheel={unpin}
       onTouchStart={unpin}
       onKeyDown={unpin}
