@@ -1,31 +1,22 @@
 // Backup: queue a backup job and download its document; earlier backup jobs still listed in the
 // jobs history are offered too (the server keeps the ten newest documents). "Download now" builds
 // the document on the spot (GET /api/database/backup).
-import { useState } from 'preact/hooks'
-import { api, messageOf } from '../api.ts'
+import { api } from '../api.ts'
 import { JobProgress } from '../components/job-progress.tsx'
 import { useApi } from '../components/use-api.ts'
 import type { JobStatus } from '../jobs/types.ts'
 import { ErrorText } from '../components/error-text.tsx'
+import { useStartJob } from '../components/use-start-job.ts'
 
 const when = (ms?: number) => (ms ? new Date(ms).toLocaleString() : '')
 
 export function BackupSection() {
-  const [job, setJob] = useState<number | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const { job, error, start } = useStartJob()
+  const backup = () => start(() => api('/api/database/backup', { method: 'POST' }))
   const history = useApi(() => api<{ jobs: JobStatus[] }>('/api/jobs'), [])
   const backups = (history.data?.jobs ?? []).filter(
     (j) => j.name === 'backup' && j.state === 'finished',
   )
-
-  const start = async () => {
-    setError(null)
-    try {
-      setJob((await api<{ job: number }>('/api/database/backup', { method: 'POST' })).job)
-    } catch (e) {
-      setError(messageOf(e))
-    }
-  }
 
   return (
     <section class="card stack" aria-labelledby="maint-backup">
@@ -35,7 +26,7 @@ export function BackupSection() {
         LANraragi's format. Archive files are not included.
       </p>
       <div class="row">
-        <button type="button" class="primary" onClick={start}>
+        <button type="button" class="primary" onClick={backup}>
           Start backup
         </button>
         <a class="button" href="/api/database/backup" download>

@@ -2,7 +2,7 @@
 // comes first and is kept by default; ticked archives are deleted (file and metadata) after a
 // confirmation. Clearing the list forgets the groups, never an archive.
 import { useState } from 'preact/hooks'
-import { api, messageOf } from '../api.ts'
+import { api } from '../api.ts'
 import { Cover } from '../components/cover.tsx'
 import { JobProgress } from '../components/job-progress.tsx'
 import { notify, notifyError } from '../components/toast.tsx'
@@ -11,6 +11,7 @@ import type { ArchiveMeta } from '../types.ts'
 import { href } from '../router.ts'
 import { ConfirmButton } from '../components/confirm.tsx'
 import { ErrorText } from '../components/error-text.tsx'
+import { useStartJob } from '../components/use-start-job.ts'
 
 const size = (bytes?: number) =>
   !bytes
@@ -91,17 +92,8 @@ function Group({
 
 export function DuplicatesSection() {
   const groups = useApi(() => api<ArchiveMeta[][]>('/api/database/duplicates'), [])
-  const [job, setJob] = useState<number | null>(null)
-  const [error, setError] = useState<string | null>(null)
-
-  const scan = async () => {
-    setError(null)
-    try {
-      setJob((await api<{ job: number }>('/api/database/duplicates/scan', { method: 'POST' })).job)
-    } catch (e) {
-      setError(messageOf(e))
-    }
-  }
+  const { job, error, start } = useStartJob()
+  const scan = () => start(() => api('/api/database/duplicates/scan', { method: 'POST' }))
   const clear = async () => {
     try {
       const body = await api<{ successMessage?: string }>('/api/database/duplicates', {

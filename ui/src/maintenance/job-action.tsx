@@ -2,11 +2,12 @@
 // message or counts): a button, optionally confirmed, then the job's progress or the answer.
 import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
-import { api, messageOf } from '../api.ts'
+import { api } from '../api.ts'
 import { JobProgress } from '../components/job-progress.tsx'
 import type { Job } from '../types.ts'
 import { ConfirmButton } from '../components/confirm.tsx'
 import { ErrorText } from '../components/error-text.tsx'
+import { useAction } from '../components/use-action.ts'
 
 type Answer = { job?: number; successMessage?: string; [key: string]: unknown }
 
@@ -37,13 +38,12 @@ function summary(answer: Answer): string {
 export function JobAction(props: Props) {
   const [job, setJob] = useState<number | null>(null)
   const [done, setDone] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const { error, run: send } = useAction()
 
-  const run = async () => {
-    setError(null)
-    setDone(null)
-    setJob(null)
-    try {
+  const run = () =>
+    send(async () => {
+      setDone(null)
+      setJob(null)
       const answer = await api<Answer>(props.path, {
         method: props.method ?? 'POST',
         query: props.query,
@@ -53,10 +53,7 @@ export function JobAction(props: Props) {
         setDone(summary(answer ?? {}))
         props.onAnswer?.()
       }
-    } catch (e) {
-      setError(messageOf(e))
-    }
-  }
+    })
 
   return (
     <div class="card stack maint-task">

@@ -2,13 +2,14 @@
 // an import or a drop leaves behind (download, restore, delete). All are uploads of one JSON file
 // as the multipart field `file`; the server checks it whole before queuing the job.
 import { useState } from 'preact/hooks'
-import { api, messageOf, request } from '../api.ts'
+import { api, request } from '../api.ts'
 import { JobProgress } from '../components/job-progress.tsx'
 import { notify, notifyError } from '../components/toast.tsx'
 import { useApi } from '../components/use-api.ts'
 import { ConfirmButton } from '../components/confirm.tsx'
 import { ErrorText } from '../components/error-text.tsx'
 import { FileInput } from '../components/file-input.tsx'
+import { useStartJob } from '../components/use-start-job.ts'
 
 type Snapshot = {
   id: number
@@ -31,24 +32,9 @@ async function upload(path: string, file: Blob, name: string, fields: Record<str
   return api<{ job: number }>(path, { method: 'POST', body })
 }
 
-function useUploadJob() {
-  const [job, setJob] = useState<number | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const run = async (send: () => Promise<{ job: number }>) => {
-    setError(null)
-    setJob(null)
-    try {
-      setJob((await send()).job)
-    } catch (e) {
-      setError(messageOf(e))
-    }
-  }
-  return { job, error, run }
-}
-
 export function RestoreSection() {
   const [file, setFile] = useState<File | null>(null)
-  const state = useUploadJob()
+  const state = useStartJob()
   return (
     <section class="card stack" aria-labelledby="maint-restore">
       <h2 id="maint-restore">Restore a backup</h2>
@@ -61,7 +47,7 @@ export function RestoreSection() {
         <ConfirmButton
           disabled={!file}
           question="Overwrite metadata from this backup?"
-          onConfirm={() => state.run(() => upload('/api/database/restore', file!, file!.name))}
+          onConfirm={() => state.start(() => upload('/api/database/restore', file!, file!.name))}
         >
           Restore
         </ConfirmButton>
@@ -76,7 +62,7 @@ export function ImportSection({ onImported }: { onImported: () => void }) {
   const [file, setFile] = useState<File | null>(null)
   const [mode, setMode] = useState<string>('merge')
   const [repair, setRepair] = useState(true)
-  const state = useUploadJob()
+  const state = useStartJob()
   return (
     <section class="card stack" aria-labelledby="maint-import">
       <h2 id="maint-import">Import a LANraragi backup</h2>
@@ -107,7 +93,7 @@ export function ImportSection({ onImported }: { onImported: () => void }) {
           disabled={!file}
           question={`Import in ${mode} mode?`}
           onConfirm={() =>
-            state.run(() =>
+            state.start(() =>
               upload('/api/database/import-legacy', file!, file!.name, {
                 mode,
                 repair_mojibake: String(repair),
@@ -129,11 +115,11 @@ export function SnapshotsSection({ version }: { version: number }) {
     () => api<{ snapshots: Snapshot[] }>('/api/database/import-snapshots'),
     [version],
   )
-  const state = useUploadJob()
+  const state = useStartJob()
 
   // Rolling back is restoring the snapshot's document: fetch it, upload it to restore.
   const restore = (s: Snapshot) =>
-    state.run(async () => {
+    state.start(async () => {
       const res = await request(`/api/database/import-snapshots/${s.id}`)
       return upload('/api/database/restore', await res.blob(), `snapshot-${s.id}.json`)
     })

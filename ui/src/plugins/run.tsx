@@ -2,11 +2,12 @@
 // argument (a download plugin's URL, a script's input). "Run now" shows the answer without writing
 // anything; "Queue" runs it as a job (a metadata result is then applied) and shows its progress.
 import { useEffect, useState } from 'preact/hooks'
-import { api, messageOf } from '../api.ts'
+import { api } from '../api.ts'
 import { JobProgress } from '../components/job-progress.tsx'
 import type { ArchiveMeta, SearchAnswer } from '../types.ts'
 import type { Plugin } from './types.ts'
 import { ErrorText } from '../components/error-text.tsx'
+import { useAction } from '../components/use-action.ts'
 
 type UseAnswer = { type: string; data: unknown }
 
@@ -84,8 +85,7 @@ export function RunPanel({ plugin }: { plugin: Plugin }) {
   const [arg, setArg] = useState('')
   const [answer, setAnswer] = useState<UseAnswer | null>(null)
   const [job, setJob] = useState<number | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, error, run } = useAction()
   const needsArchive = plugin.type === 'metadata'
   const argLabel =
     plugin.oneshot_arg || (plugin.type === 'download' ? 'URL to download' : 'Argument (optional)')
@@ -95,12 +95,10 @@ export function RunPanel({ plugin }: { plugin: Plugin }) {
     id: archive?.arcid,
     arg: arg === '' ? undefined : arg,
   })
-  const go = async (how: 'use' | 'queue') => {
-    setError(null)
-    setAnswer(null)
-    setJob(null)
-    setBusy(true)
-    try {
+  const go = (how: 'use' | 'queue') =>
+    run(async () => {
+      setAnswer(null)
+      setJob(null)
       if (how === 'use')
         setAnswer(await api<UseAnswer>('/api/plugins/use', { method: 'POST', query: query() }))
       else
@@ -108,12 +106,7 @@ export function RunPanel({ plugin }: { plugin: Plugin }) {
           (await api<{ job: number }>('/api/plugins/queue', { method: 'POST', query: query() }))
             .job,
         )
-    } catch (e) {
-      setError(messageOf(e))
-    } finally {
-      setBusy(false)
-    }
-  }
+    })
 
   const blocked = busy || (needsArchive && !archive)
   return (
