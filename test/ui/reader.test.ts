@@ -1,10 +1,10 @@
 // The reader in a real browser: pages turn with keys and click zones, right-to-left flips the
-// arrows, double page pairs pages (cover alone or not), bookmarks get names, progress reaches the
+// arrows, double page pairs pages (cover alone or not) and shows a wide page alone, bookmarks get names, progress reaches the
 // server, and a Tankoubon reads across its members.
 import { describe, expect } from 'bun:test'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { makeCbz } from '../helpers/fixtures.ts'
+import { buildZip, makeCbz, makeJpeg } from '../helpers/fixtures.ts'
 import { type TestServer, type Wire } from '../helpers/server.ts'
 import { logInThroughUi, openUi, uiTest, useUiServer } from './browser.ts'
 
@@ -60,6 +60,14 @@ describe('reader', () => {
         await makeCbz(join(dir, 'Six Pages.cbz'), { pages: 6, width: 20, height: 30 })
         await makeCbz(join(dir, 'Volume 1.cbz'), { pages: 2, width: 22, height: 30 })
         await makeCbz(join(dir, 'Volume 2.cbz'), { pages: 2, width: 24, height: 30 })
+        // Page 3 is a two-page spread scanned as one image.
+        const pages = await Promise.all(
+          [1, 2, 3, 4, 5, 6].map(async (n) => ({
+            name: `00${n}.jpg`,
+            data: await makeJpeg(n === 3 ? 60 : 20, 30, 700 + n),
+          })),
+        )
+        await Bun.write(join(dir, 'Wide Third.cbz'), buildZip(pages))
       },
     },
     async (started) => {
@@ -150,6 +158,42 @@ describe('reader', () => {
     // The choice is remembered by the browser.
     await ui.page.reload()
     await shows(ui.page, ['003.jpg', '004.jpg'])
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+
+  uiTest('double page shows a wide page alone and pairs again after it', async (shot) => {
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    await ui.page.goto(`${app.url}/#/reader/${ids['Wide Third']}?page=1`)
+    await shows(ui.page, ['001.jpg'])
+    const sizes = ui.page.waitForResponse((res) => res.url().includes('/page-dimensions'))
+    await ui.page.getByRole('button', { name: 'Double' }).click()
+    await sizes
+    // Cover alone: 1, then 2 alone (its partner would be the wide 3), 3, 4-5, 6.
+    const forward = [['001.jpg'], ['002.jpg'], ['003.jpg'], ['004.jpg', '005.jpg'], ['006.jpg']]
+    for (const [i, names] of forward.entries()) {
+      if (i > 0) await ui.page.keyboard.press('ArrowRight')
+      await shows(ui.page, names)
+    }
+    for (const names of [...forward].reverse().slice(1)) {
+      await ui.page.keyboard.press('ArrowLeft')
+      await shows(ui.page, names)
+    }
+    // Without the cover alone: 1-2, 3, 4-5, 6; right to left only flips a pair.
+    await ui.page.getByRole('button', { name: 'Cover alone' }).click()
+    await shows(ui.page, ['001.jpg', '002.jpg'])
+    await ui.page.keyboard.press('ArrowRight')
+    await shows(ui.page, ['003.jpg'])
+    await ui.page.keyboard.press('ArrowRight')
+    await shows(ui.page, ['004.jpg', '005.jpg'])
+    await ui.page.getByRole('button', { name: 'Right to left' }).click()
+    await shows(ui.page, ['005.jpg', '004.jpg'])
+    await ui.page.keyboard.press('ArrowRight')
+    await shows(ui.page, ['003.jpg'])
+    await ui.page.keyboard.press('ArrowRight')
+    await shows(ui.page, ['002.jpg', '001.jpg'])
     expect(ui.errors).toEqual([])
     await ui.context.close()
   })

@@ -2,6 +2,7 @@
 // Pages are numbered 1..N globally; the server's Tankoubon routes take the same global numbers.
 import { api, apiUrl } from '../api.ts'
 import type { ArchiveMeta, Bookmark, FullTankoubon } from '../types.ts'
+import { isWide, type WidePages } from './spreads.ts'
 
 export type Member = { id: string; title: string; start: number; count: number }
 
@@ -93,6 +94,31 @@ export async function clearNewFlag(book: Book): Promise<void> {
       api(`/api/archives/${encodeURIComponent(m.id)}/isnew`, { method: 'DELETE' }).catch(() => {}),
     ),
   )
+}
+
+type Dimensions = { dimensions: { page: number; width: number; height: number }[] }
+
+/**
+ * Which pages are wide, from the server's page sizes, per member in global order. A member the
+ * server cannot measure (or pages past its limit) stay unknown: they pair as normal pages.
+ */
+export async function loadWidePages(book: Book): Promise<WidePages> {
+  const lists = await Promise.all(
+    book.members.map(async (m) => {
+      const wide: (boolean | undefined)[] = Array.from({ length: m.count }, () => undefined)
+      try {
+        const sizes = await api<Dimensions>(
+          `/api/archives/${encodeURIComponent(m.id)}/page-dimensions`,
+        )
+        for (const size of sizes.dimensions)
+          if (size.page >= 1 && size.page <= m.count) wide[size.page - 1] = isWide(size)
+      } catch {
+        // Sizes are a refinement: without them the pages pair in plain order.
+      }
+      return wide
+    }),
+  )
+  return lists.flat()
 }
 
 export function pageThumbnail(book: Book, page: number): string {

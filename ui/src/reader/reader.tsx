@@ -9,12 +9,13 @@ import {
   addBookmark,
   clearNewFlag,
   listBookmarks,
+  loadWidePages,
   removeBookmark,
   saveProgress,
   type Book,
 } from './book.ts'
 import { prefs } from './prefs.ts'
-import { spreadIndexOf, spreadsOf } from './spreads.ts'
+import { spreadIndexOf, spreadsOf, type WidePages } from './spreads.ts'
 import { preloadPage } from './image-cache.ts'
 import { PagedStage } from './paged.tsx'
 import type { Zone } from './zones.ts'
@@ -42,9 +43,20 @@ export function Reader({ book }: { book: Book }) {
   const hovering = useRef(false)
   const [poke, setPoke] = useState(0)
 
+  // Page sizes matter to double page mode only: asked for once it is first used. When they
+  // arrive the pairs may change; the current page stays shown, as spreads are found by page.
+  const double = mode === 'double'
+  const [wide, setWide] = useState<WidePages>([])
+  const askedWide = useRef(false)
+  useEffect(() => {
+    if (!double || askedWide.current) return
+    askedWide.current = true
+    loadWidePages(book).then(setWide)
+  }, [double, book])
+
   const spreads = useMemo(
-    () => spreadsOf(count, mode === 'double', coverAlone),
-    [count, mode, coverAlone],
+    () => spreadsOf(count, double, coverAlone, wide),
+    [count, double, coverAlone, wide],
   )
   const at = spreadIndexOf(spreads, page - 1)
   const spread = spreads[at] ?? [0]
