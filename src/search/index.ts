@@ -11,7 +11,7 @@ import {
   universeOf,
   type Slots,
 } from './evaluate.ts'
-import { foldTags, type Term } from './query.ts'
+import type { Term } from './query.ts'
 import { createSortKeys } from './sort.ts'
 import { ARCHIVE, TANK, createStore, type DocInput, type Store } from './store.ts'
 import { createTanks } from './tanks.ts'
@@ -40,7 +40,7 @@ function archiveDoc(row: IndexArchive): DocInput {
     id: row.id,
     kind: ARCHIVE,
     title: row.title,
-    tags: foldTags(row.tags),
+    tags: row.tags,
     pagecount: row.pagecount,
     progress: row.progress,
     lastread: row.lastreadtime,

@@ -31,8 +31,11 @@ export type DocInput = {
   id: string
   kind: DocKind
   title: string
-  /** Lower-cased tags in their stored order, duplicates removed. */
-  tags: string[]
+  /**
+   * Lower-cased tags in their stored order, duplicates removed; or a stored tag string
+   * (comma-separated, not folded yet), read in place by the vocabulary.
+   */
+  tags: readonly string[] | string
   pagecount: number
   progress: number
   lastread: number
@@ -91,6 +94,8 @@ export function createStore(vocab: Vocabulary) {
   /** Bumped on every change: caches compare it. */
   let version = 0
   let onWrite: (slot: number, titleMoved: boolean) => void = () => {}
+  /** A bulk load is under way: postings wait for sortTitles(). */
+  let bulkLoading = false
 
   const compareSlots = (a: number, b: number) =>
     naturalCompare(title[a]!, title[b]!) || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0)
@@ -125,7 +130,8 @@ export function createStore(vocab: Vocabulary) {
     return slot
   }
 
-  const internTags = (tags: string[]) => {
+  const internTags = (tags: readonly string[] | string) => {
+    if (typeof tags === 'string') return vocab.internList(tags)
     // An archive's tags arrive de-duplicated (only Unicode forms can still collide); a
     // Tankoubon's repeat across members, and there can be thousands.
     if (tags.length > 32) return [...new Set(tags.map((tag) => vocab.intern(tag)))]
@@ -259,7 +265,10 @@ export function createStore(vocab: Vocabulary) {
       onWrite = fn
     },
 
-    /** Inserts or updates a document; `bulk` skips the title order (sortTitles() follows). */
+    /**
+     * Inserts or updates a document; `bulk` skips the title order and, from the first bulk put
+     * until sortTitles() (which must follow), the posting lists: that sort builds them once.
+     */
     put(doc: DocInput, bulk = false): number {
       version++
       const newTags = internTags(doc.tags)
@@ -283,7 +292,9 @@ export function createStore(vocab: Vocabulary) {
         byTitle.splice(titlePosition(slot), 0, slot)
         titleMoved = true
       }
-      if (!sameTags(slot, newTags)) {
+      if (bulk && !bulkLoading) bulkLoading = true
+      if (bulkLoading) setTags(slot, newTags)
+      else if (!sameTags(slot, newTags)) {
         // Only the tags that changed: removing from a long posting list (a language tag held by
         // most of a million archives) is a scan, and an edit rarely touches those.
         const oldTags = Array.from(tagsOf(slot))
@@ -361,7 +372,8 @@ export function createStore(vocab: Vocabulary) {
       tagCount = counts
       tagEnd = at
       tagWaste = 0
-      vocab.renumber(slotFor)
+      vocab.rebuildPostings(tagData, tagStart, tagCount, count)
+      bulkLoading = false
       const oldIds = ids.splice(0)
       const oldTitles = title.splice(0)
       colonTitles.clear()
