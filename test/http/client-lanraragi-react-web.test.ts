@@ -56,9 +56,8 @@
 // - History (src/hooks/useArchiveHistory.js) is local storage only; `isnew` is never read or
 //   written; Tankoubons are only met as `TANK_` cards of the grouped search.
 import { describe, expect, it, beforeAll, afterAll } from 'bun:test'
-import { join } from 'node:path'
-import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
-import { makeCbz } from '../helpers/fixtures.ts'
+import { type TestServer, type Wire } from '../helpers/server.ts'
+import { startWebClientWorld } from '../helpers/web-client.ts'
 
 const ORIGIN = 'http://lrr-react.example:3000'
 
@@ -123,45 +122,12 @@ async function waitForMinion(job: number) {
 }
 
 beforeAll(async () => {
-  app = await startTestServer({
-    beforeStart: async (content) => {
-      await makeCbz(join(content, 'Alpha.cbz'), { pages: 3 })
-      await makeCbz(join(content, 'Beta.cbz'), { pages: 4 })
-      await makeCbz(join(content, 'Gamma.cbz'), { names: ['sub/001.jpg', 'sub/002.jpg'] })
-    },
-  })
-  await app.idle()
-  const cookie = await app.login()
-  // The admin's part: CORS for the client's origin, and an API key to paste into its settings.
-  const settings = await app.json('/api/settings', {
-    method: 'PUT',
-    cookie,
-    json: { enable_cors: true, cors_origins: [ORIGIN] },
-  })
-  expect(settings.status).toBe(200)
-  const created = await app.json('/api/tokens', {
-    method: 'POST',
-    cookie,
-    json: { name: 'lanraragi-react-web', role: 'admin' },
-  })
-  expect(created.status).toBe(200)
-  key = created.body.data.token
-  const list = (await app.json<Wire[]>('/api/archives', { cookie })).body
-  ids = Object.fromEntries(list.map((a) => [a.title, a.arcid]))
-  expect(Object.keys(ids).sort()).toEqual(['Alpha', 'Beta', 'Gamma'])
-  // Distinct date_added tags (the client's default sort) and tags the stats can weigh.
-  for (const [title, added] of [
-    ['Alpha', 1_600_000_000],
-    ['Beta', 1_700_000_000],
-    ['Gamma', 1_650_000_000],
-  ] as const) {
-    const tags = `date_added:${added}, artist:${title.toLowerCase()}, language:english`
-    const res = await app.json(
-      `/api/archives/${ids[title]}/metadata?${new URLSearchParams({ tags })}`,
-      { method: 'PUT', cookie },
-    )
-    expect(res.status).toBe(200)
-  }
+  let cookie: string
+  ;({ app, cookie, key, ids } = await startWebClientWorld(
+    ORIGIN,
+    'lanraragi-react-web',
+    (title) => `artist:${title.toLowerCase()}, language:english`,
+  ))
   const category = await app.json('/api/categories', {
     method: 'PUT',
     cookie,

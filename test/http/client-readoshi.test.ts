@@ -49,7 +49,8 @@ import { describe, expect, it, beforeAll, afterAll } from 'bun:test'
 import { join } from 'node:path'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
+import { type TestServer, type Wire } from '../helpers/server.ts'
+import { startWebClientWorld } from '../helpers/web-client.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
 
 const ORIGIN = 'https://readoshi.example'
@@ -100,45 +101,11 @@ function normalizePageUrl(raw: string, serverUrl: string) {
 }
 
 beforeAll(async () => {
-  app = await startTestServer({
-    beforeStart: async (content) => {
-      await makeCbz(join(content, 'Alpha.cbz'), { pages: 3 })
-      await makeCbz(join(content, 'Beta.cbz'), { pages: 4 })
-      await makeCbz(join(content, 'Gamma.cbz'), { names: ['sub/001.jpg', 'sub/002.jpg'] })
-    },
-  })
-  await app.idle()
-  const cookie = await app.login()
-  // What the admin does once: CORS for the client's origin, and an API key to paste into it.
-  const settings = await app.json('/api/settings', {
-    method: 'PUT',
-    cookie,
-    json: { enable_cors: true, cors_origins: [ORIGIN] },
-  })
-  expect(settings.status).toBe(200)
-  const created = await app.json('/api/tokens', {
-    method: 'POST',
-    cookie,
-    json: { name: 'Readoshi', role: 'admin' },
-  })
-  expect(created.status).toBe(200)
-  key = created.body.data.token
-  const list = (await app.json<Wire[]>('/api/archives', { cookie })).body
-  ids = Object.fromEntries(list.map((a) => [a.title, a.arcid]))
-  expect(Object.keys(ids).sort()).toEqual(['Alpha', 'Beta', 'Gamma'])
-  // Distinct date_added tags, so the client's default sort (date_added, desc) has an order to show.
-  for (const [title, added] of [
-    ['Alpha', 1_600_000_000],
-    ['Beta', 1_700_000_000],
-    ['Gamma', 1_650_000_000],
-  ] as const) {
-    const tags = `date_added:${added}, artist:${title.toLowerCase()}, source:e-hentai.org/g/1/a`
-    const res = await app.json(
-      `/api/archives/${ids[title]}/metadata?${new URLSearchParams({ title, tags, summary: '' })}`,
-      { method: 'PUT', cookie },
-    )
-    expect(res.status).toBe(200)
-  }
+  ;({ app, key, ids } = await startWebClientWorld(
+    ORIGIN,
+    'Readoshi',
+    (title) => `artist:${title.toLowerCase()}, source:e-hentai.org/g/1/a`,
+  ))
   await app.jobsDone()
 })
 

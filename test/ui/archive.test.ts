@@ -5,19 +5,9 @@ import { describe, expect } from 'bun:test'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { type TestServer, type Wire } from '../helpers/server.ts'
-import { logInThroughUi, openUi, uiTest, useUiServer } from './browser.ts'
+import { logInThroughUi, openUi, uiTest, useUiServer, until } from './browser.ts'
 
 const PARSED = '(C99) [Wave Circle (Kano Aki)] Morning Tide (Blue Sea) [English]'
-
-async function until(read: () => Promise<Wire>, check: (body: Wire) => boolean): Promise<Wire> {
-  let body: Wire = {}
-  for (let i = 0; i < 100; i++) {
-    body = await read()
-    if (check(body)) return body
-    await Bun.sleep(100)
-  }
-  throw new Error(`condition never held; last answer ${JSON.stringify(body)}`)
-}
 
 describe('archive page', () => {
   let app: TestServer

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, it } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { startTestServer, TEST_PASSWORD, type TestServer } from '../helpers/server.ts'
+import { startTestServer, TEST_PASSWORD, type TestServer, type Wire } from '../helpers/server.ts'
 import { launchChromium } from './chromium.ts'
 
 const ARTIFACTS = join(import.meta.dir, '..', 'artifacts')
@@ -91,4 +91,18 @@ export function uiTest(
     },
     timeout,
   )
+}
+
+/** Polls an API read until `check` holds (the UI saves after a short debounce). */
+export async function until(
+  read: () => Promise<Wire>,
+  check: (body: Wire) => boolean,
+): Promise<Wire> {
+  let body: Wire = {}
+  for (let i = 0; i < 100; i++) {
+    body = await read()
+    if (check(body)) return body
+    await Bun.sleep(100)
+  }
+  throw new Error(`condition never held; last answer ${JSON.stringify(body)}`)
 }

@@ -6,18 +6,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { buildZip, makeCbz, makeJpeg } from '../helpers/fixtures.ts'
 import { type TestServer, type Wire } from '../helpers/server.ts'
-import { logInThroughUi, openUi, uiTest, useUiServer } from './browser.ts'
-
-/** Polls an API read until `check` holds (the UI saves after a short debounce). */
-async function until(read: () => Promise<Wire>, check: (body: Wire) => boolean): Promise<Wire> {
-  let body: Wire = {}
-  for (let i = 0; i < 100; i++) {
-    body = await read()
-    if (check(body)) return body
-    await Bun.sleep(100)
-  }
-  throw new Error(`condition never held; last answer ${JSON.stringify(body)}`)
-}
+import { logInThroughUi, openUi, uiTest, useUiServer, until } from './browser.ts'
 
 /** Waits until the paged view shows exactly these pages (entry names), left to right. */
 async function shows(page: Page, names: string[]) {
