@@ -26,6 +26,8 @@ export type TestServer = Server & {
   json<T = Wire>(path: string, init?: RequestOptions): Promise<JsonAnswer<T>>
   /** A session cookie header value for the admin password. */
   login(): Promise<string>
+  /** Archive ids by title, as `GET /api/archives` lists them (titles are file names in tests). */
+  idsByTitle(cookie: string): Promise<Record<string, string>>
   /** Waits for the initial scan (and any rescan in flight) to finish. */
   idle(): Promise<void>
   /** Waits until no job is queued or running (covers made after a scan, plugin runs). */
@@ -88,6 +90,10 @@ export async function startTestServer(
         .getSetCookie()
         .map((c) => c.split(';')[0])
         .join('; ')
+    },
+    async idsByTitle(cookie) {
+      const { body } = await json<{ title: string; arcid: string }[]>('/api/archives', { cookie })
+      return Object.fromEntries(body.map((a) => [a.title, a.arcid]))
     },
     idle: () => server.contentSync.idle(),
     async jobsDone() {

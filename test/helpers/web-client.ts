@@ -5,7 +5,7 @@
 import { expect } from 'bun:test'
 import { join } from 'node:path'
 import { makeCbz } from './fixtures.ts'
-import { startTestServer, type TestServer, type Wire } from './server.ts'
+import { startTestServer, type TestServer } from './server.ts'
 
 export type WebClientWorld = {
   app: TestServer
@@ -45,8 +45,7 @@ export async function startWebClientWorld(
     json: { name: keyName, role: 'admin' },
   })
   expect(created.status).toBe(200)
-  const list = (await app.json<Wire[]>('/api/archives', { cookie })).body
-  const ids = Object.fromEntries(list.map((a) => [a.title, a.arcid]))
+  const ids = await app.idsByTitle(cookie)
   expect(Object.keys(ids).sort()).toEqual(['Alpha', 'Beta', 'Gamma'])
   for (const [title, added] of Object.entries(ADDED)) {
     const tags = `date_added:${added}, ${extraTags(title)}`
@@ -57,4 +56,31 @@ export async function startWebClientWorld(
     expect(res.status).toBe(200)
   }
   return { app, cookie, key: created.body.data.token, ids }
+}
+
+/**
+ * The browser's preflight before each call (the client's Authorization header causes one):
+ * answered 204 without credentials, allowing the origin, the method and the header.
+ */
+export async function expectPreflights(
+  app: TestServer,
+  origin: string,
+  calls: readonly (readonly [path: string, method: string])[],
+): Promise<void> {
+  for (const [path, method] of calls) {
+    const res = await app.req(path, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': method,
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    })
+    expect({ path, status: res.status }).toEqual({ path, status: 204 })
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin)
+    expect(res.headers.get('access-control-allow-methods')).toContain(method)
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain(
+      'authorization',
+    )
+  }
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { findArchive } from '../../src/db/repos/archives.repo.ts'
 import { makeCbz, type Bytes } from '../helpers/fixtures.ts'
 import { seedCategory } from '../helpers/seed.ts'
-import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
+import { startTestServer, type TestServer } from '../helpers/server.ts'
 
 let app: TestServer
 let cookie: string
@@ -49,8 +49,7 @@ beforeAll(async () => {
   })
   await app.idle()
   cookie = await app.login()
-  const list = (await app.json<Wire[]>('/api/archives', { cookie })).body
-  byTitle = Object.fromEntries(list.map((a) => [a.title, a.arcid]))
+  byTitle = await app.idsByTitle(cookie)
   tank = await createTank('Long Read', [byTitle['Volume One']!, byTitle['Volume Two']!])
   await app.jobsDone()
 })

@@ -29,8 +29,7 @@ describe('archive page', () => {
       app = started
       await app.idle()
       cookie = await app.login()
-      const list = await app.json<Wire[]>('/api/archives', { cookie })
-      for (const row of list.body) ids[row.title] = row.arcid
+      Object.assign(ids, await app.idsByTitle(cookie))
       // A tag the index knows, for the editor to suggest.
       await app.req(`/api/archives/${ids['Tagged Book']}/metadata`, {
         method: 'PUT',

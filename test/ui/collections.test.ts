@@ -22,8 +22,7 @@ describe('collections views', () => {
       app = started
       await app.idle()
       cookie = await app.login()
-      const { body } = await app.json<Wire[]>('/api/archives', { cookie })
-      ids = Object.fromEntries(body.map((a) => [a.title, a.arcid]))
+      ids = await app.idsByTitle(cookie)
     },
   )
 

@@ -63,8 +63,7 @@ describe('reader', () => {
       app = started
       await app.idle()
       cookie = await app.login()
-      const list = await app.json<Wire[]>('/api/archives', { cookie })
-      for (const row of list.body) ids[row.title] = row.arcid
+      Object.assign(ids, await app.idsByTitle(cookie))
       const created = await app.req('/api/tankoubons', {
         method: 'PUT',
         cookie,
