@@ -12,6 +12,7 @@ import {
   type Slots,
 } from './evaluate.ts'
 import type { Term } from './query.ts'
+import { createResultCache } from './result-cache.ts'
 import { createSortKeys } from './sort.ts'
 import { ARCHIVE, TANK, createStore, type DocInput, type Store } from './store.ts'
 import { createTanks } from './tanks.ts'
@@ -29,8 +30,11 @@ import { createVocabulary, type Vocabulary } from './vocabulary.ts'
 /** Documents from which a build ends with a full garbage collection (~0.3 s at a million). */
 const GC_AFTER_BUILD = 50_000
 
-/** Cached results kept at most (each holds its ordered slots, up to the library's size). */
-const CACHE_ENTRIES = 64
+/**
+ * Cached results kept at most, and the bytes they may hold together (ordered slots and unpaged
+ * answers: ~24 MB for half of a million archives, so a handful of those, not 64).
+ */
+const CACHE_LIMITS = { entries: 64, bytes: 192 * 2 ** 20 }
 
 /** A guest scope as slot marks, and the library views it gives (by `grouped:tanksOnly`). */
 type ScopeEntry = { version: number; marks: Uint8Array; views: Map<string, Slots> }
@@ -58,11 +62,14 @@ function createState() {
 }
 
 /**
- * `head`, the ids of `ordered` as the inside of a JSON array ("a","b"), then `tail`, written
- * straight into one buffer: an unpaged answer can hold 500,000 ids, and an array of their
- * strings, joined and encoded, cost three passes over ~20 MB.
+ * `head`, the ids of `ordered` as the inside of a JSON array ("a","b"), then `tail`: copied from
+ * the store's fixed-width id column when every id fits it, else written into one buffer id by
+ * id (an unpaged answer can hold 500,000 ids; an array of their strings, joined and encoded, cost
+ * three passes over ~20 MB).
  */
 function idsJsonOf(store: Store, ordered: Int32Array, head: string, tail: string): Uint8Array {
+  const copied = store.idsJson(ordered, head, tail)
+  if (copied) return copied
   if (!store.plainIds) {
     const ids = Array.from(ordered, (slot) => store.idAt(slot))
     return Buffer.from(head + JSON.stringify(ids).slice(1, -1) + tail)
@@ -90,7 +97,7 @@ export function createSearchIndex(source: IndexSource): SearchIndex {
   let state = createState()
   let ready = false
   let epoch = 0
-  const cache = new Map<string, IndexResult>()
+  const cache = createResultCache<IndexResult>(CACHE_LIMITS)
   let cacheVersion = -1
   /** When results last could change (ms): /api/info's cache_last_cleared; 0 before any. */
   let changedAt = 0
@@ -308,15 +315,16 @@ export function createSearchIndex(source: IndexSource): SearchIndex {
           return out
         },
         idsJson: (head = '', tail = '') => {
-          if (json?.head !== head || json.tail !== tail)
-            json = { head, tail, bytes: idsJsonOf(store, ordered, head, tail) }
+          if (json?.head !== head || json.tail !== tail) {
+            const bytes = idsJsonOf(store, ordered, head, tail)
+            const grown = bytes.length - (json?.bytes.length ?? 0)
+            if (cacheKey !== undefined) cache.grew(cacheKey, result, grown)
+            json = { head, tail, bytes }
+          }
           return json.bytes
         },
       }
-      if (cacheKey !== undefined) {
-        if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!)
-        cache.set(cacheKey, result)
-      }
+      if (cacheKey !== undefined) cache.set(cacheKey, result, ordered.byteLength)
       return result
     },
 

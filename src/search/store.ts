@@ -4,6 +4,7 @@
 // so a million documents are a few dozen objects, not millions (bench/README.md, Search at a
 // million archives). A slot is reused after its document goes; `find` maps ids to slots.
 import { naturalCompare } from '../model/natural-sort.ts'
+import { createIdColumn, MAX_ID } from './id-column.ts'
 import { createIdTable } from './id-table.ts'
 import { freshAsciiCopy } from './locality.ts'
 import { foldCase } from './query.ts'
@@ -84,6 +85,8 @@ export function createStore(vocab: Vocabulary) {
     () => capacity,
   )
   const slotOf = createIdTable((slot) => ids[slot]!)
+  /** The ids as fixed-width JSON entries, for unpaged answers. */
+  const idColumn = createIdColumn()
   /** Live ids that are not plain printable ASCII without quote or backslash (JSON must escape). */
   let oddIds = 0
   /** Characters of the longest id ever held (an upper bound for buffers of ids). */
@@ -250,6 +253,15 @@ export function createStore(vocab: Vocabulary) {
     get longestId() {
       return longestId
     },
+    /**
+     * The ids of `ordered` as the inside of a JSON array between `head` and `tail`, copied from
+     * the fixed-width column; null when an id does not fit it (too long, or JSON must escape it).
+     */
+    idsJson(ordered: Int32Array, head: string, tail: string): Uint8Array | null {
+      if (oddIds > 0 || longestId > MAX_ID) return null
+      const last = ordered.length > 0 ? ids[ordered[ordered.length - 1]!]! : ''
+      return idColumn.json(ordered, head, tail, last)
+    },
     /** Id of the document in a slot ('' for a free slot). */
     idAt: (slot: number): string => ids[slot] ?? '',
     /** Slot of a document, or undefined. */
@@ -278,6 +290,7 @@ export function createStore(vocab: Vocabulary) {
         slot = newSlot()
         ids[slot] = doc.id
         slotOf.add(doc.id, slot)
+        idColumn.set(slot, doc.id)
         if (!PLAIN_ID.test(doc.id)) oddIds++
         longestId = Math.max(longestId, doc.id.length)
         kind[slot] = doc.kind
@@ -389,6 +402,7 @@ export function createStore(vocab: Vocabulary) {
       }
       capacity = count
       free.length = 0
+      idColumn.reset(ids)
       titleText.prepare()
     },
   }

@@ -47,6 +47,12 @@ function baseQuery(filter: string): IndexQuery {
   }
 }
 
+/** The ids an unpaged answer's bytes hold, parsed as a client would. */
+function unpaged(result: ReturnType<SearchIndex['query']>): string[] {
+  const bytes = result.idsJson('{"data":[', '],"n":1}')
+  return (JSON.parse(new TextDecoder().decode(bytes)) as { data: string[] }).data
+}
+
 function run(filter: string, options: Partial<IndexQuery> = {}) {
   const result = search.query({ ...baseQuery(filter), ...options })
   return { ids: result.ids(), total: result.total, count: result.count }
@@ -229,8 +235,10 @@ describe('search index: sorting', () => {
     const answers = (index: SearchIndex) =>
       sorts.flatMap((sort) =>
         filters.map((filter) => {
-          const query = { ...baseQuery(filter), sort }
-          return index.query(query).ids()
+          const result = index.query({ ...baseQuery(filter), sort })
+          // The unpaged answer is copied from a column kept per slot (slots are reused).
+          expect(unpaged(result)).toEqual(result.ids())
+          return result.ids()
         }),
       )
     // Every order is asked once first, so the kept orders exist before the writes.
@@ -334,5 +342,36 @@ describe('search index: statistics and untagged', () => {
     expect(search.untaggedIds(null)).toEqual([b!.id])
     expect(search.untaggedIds(new Set([a!.id, c!.id]))).toEqual([])
     expect(run('', { untaggedonly: true }).ids).toEqual([b!.id])
+  })
+})
+
+describe('search index: unpaged answers', () => {
+  it('writes archive and Tankoubon ids in order, and none for an empty result', async () => {
+    const [one, two, loose] = await library([
+      { title: 'Chapter 1' },
+      { title: 'Chapter 2' },
+      { title: 'Loose' },
+    ])
+    const tank = seedTankoubon({ db, search }, { name: 'A saga', members: [one!.id, two!.id] })
+    const grouped = search.query({ ...baseQuery(''), grouped: true })
+    expect(unpaged(grouped)).toEqual([tank, loose!.id])
+    const bytes = new TextDecoder().decode(grouped.idsJson('[', ']'))
+    expect(bytes.startsWith('[  "')).toBe(true)
+    expect(bytes.endsWith(`"${loose!.id}"]`)).toBe(true)
+    expect(unpaged(search.query(baseQuery('no such thing')))).toEqual([])
+  })
+
+  it('escapes ids the fixed-width column cannot hold, and copies again once they are gone', async () => {
+    const [plain] = await library([{ title: 'B plain' }])
+    const odd = { ...plain!, id: 'quote"and\\slash', title: 'A odd' }
+    const long = { ...plain!, id: 'x'.repeat(64), title: 'C long' }
+    search.upsertArchive(odd)
+    search.upsertArchive(long)
+    expect(unpaged(search.query(baseQuery('')))).toEqual([odd.id, plain!.id, long.id])
+    search.removeArchive(odd.id)
+    expect(unpaged(search.query(baseQuery('')))).toEqual([plain!.id, long.id])
+    await library([{ title: 'D', id: 'f'.repeat(40) }])
+    const bytes = new TextDecoder().decode(search.query(baseQuery('')).idsJson('[', ']'))
+    expect(bytes).toBe(`[  "${'f'.repeat(40)}"]`)
   })
 })
