@@ -22,6 +22,7 @@ import { registerJobKinds, type JobArgsByName } from './jobs/kinds/index.ts'
 import { sweepInterruptedDownloads } from './domain/downloads/sweep.ts'
 import { createDownloadRuntime } from './domain/downloads/runtime.ts'
 import { createApp } from './app.ts'
+import { createFirstInstallCategory } from './domain/collections/first-install.ts'
 import { createWireCache, dropWireOnWrites } from './http/wire-cache.ts'
 import { serverBodyCeiling } from './http/body-limit.ts'
 import { createContentSync, type ContentSync } from './domain/archives/content-sync.ts'
@@ -160,6 +161,7 @@ export async function startServer(
       startedAt: Date.now(),
     }
     registerJobKinds(deps)
+    if (config.favoritesCategory) createFirstInstallCategory(deps)
     dropComparisonsOfRemovedItems(events, deps.comparisons)
     runPluginsOnNewArchives(deps)
     // New archives' ComicInfo.xml as tags, after the scan's write; stopped before the reader.

@@ -32,6 +32,11 @@ export const ConfigSchema = Type.Object({
   ]),
   /** Watch the content folder for changes; default true (tests may turn it off). */
   watch: Type.Boolean(),
+  /**
+   * On a fresh database, create LANraragi's first-install category "🔖 Favorites" and link the
+   * bookmark button to it; default true (tests turn it off to start from an empty library).
+   */
+  favoritesCategory: Type.Boolean(),
   /** Largest upload body in MiB (its Content-Length, form framing included); default 2048. */
   maxUploadMb: Type.Integer({ minimum: 1, maximum: 1_048_576 }),
 })
@@ -56,6 +61,7 @@ const ENV_OF: Record<string, string> = {
   fetchAllowPrivate: 'TANKOBUN_FETCH_ALLOW_PRIVATE',
   logLevel: 'TANKOBUN_LOG_LEVEL',
   watch: 'TANKOBUN_WATCH',
+  favoritesCategory: 'TANKOBUN_FAVORITES_CATEGORY',
   maxUploadMb: 'TANKOBUN_MAX_UPLOAD_MB',
 }
 
@@ -74,6 +80,8 @@ Every flag mirrors an environment variable; flags win.
   --fetch-allow-private H  TANKOBUN_FETCH_ALLOW_PRIVATE (comma-separated hosts, IPs, CIDRs)
   --log-level LEVEL        TANKOBUN_LOG_LEVEL         debug|info|warn|error|silent, default warn
   --watch true|false       TANKOBUN_WATCH             default true
+  --favorites-category true|false
+                           TANKOBUN_FAVORITES_CATEGORY  a fresh library gets "🔖 Favorites", default true
   --max-upload-mb N        TANKOBUN_MAX_UPLOAD_MB     largest upload in MiB, default 2048
   --help                   this text
 `
@@ -134,6 +142,7 @@ export function loadConfig(
       .filter(Boolean),
     logLevel: raw('logLevel') ?? 'warn',
     watch: (raw('watch') ?? 'true') !== 'false',
+    favoritesCategory: (raw('favoritesCategory') ?? 'true') !== 'false',
     maxUploadMb: /^\d+$/.test(maxUploadText) ? Number(maxUploadText) : Number.NaN,
     ...overrides,
   }

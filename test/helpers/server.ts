@@ -56,6 +56,8 @@ export async function startTestServer(
     dataDir: join(root, 'data'),
     contentDir,
     watch: false,
+    // Tests start from an empty library; the first-install category has its own tests.
+    favoritesCategory: false,
     logLevel: 'silent',
     ...(password === null ? {} : { password }),
     ...options.config,

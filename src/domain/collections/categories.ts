@@ -64,6 +64,13 @@ function requireCategory(deps: Deps, rawId: string, scope: Scope = null): Catego
   return row
 }
 
+/** Member edits word an unknown category as LANraragi's add/remove do. */
+function requireMemberCategory(deps: Deps, rawId: string): CategoryRow {
+  const row = findCategory(deps.db, parseCategoryId(rawId))
+  if (!row) throw fail.bad_request(`${rawId} doesn't exist in the database!`)
+  return row
+}
+
 export function listCategories(deps: Deps, scope: Scope): Category[] {
   const rows = listCategoryRows(deps.db).filter(visibleTo(scope))
   const members = membersByCategory(
@@ -144,22 +151,25 @@ function memberName(deps: Deps, memberId: string): string | undefined {
     : findArchive(deps.db, memberId)?.title
 }
 
-/** Adds an archive or Tankoubon at the end of a static category; returns a success message. */
+/**
+ * Adds an archive or Tankoubon at the end of a static category; returns the success message.
+ * A member added twice stays once, and the answer is the same as LANraragi's for a first add.
+ */
 export function addToCategory(deps: Deps, rawId: string, rawMember: string): string {
-  const category = requireCategory(deps, rawId)
+  const category = requireMemberCategory(deps, rawId)
   const memberId = parseMemberId(rawMember)
   if (category.search !== '') {
-    throw fail.bad_request(`${category.id} is a dynamic category, can't add archives to it.`)
+    throw fail.bad_request(
+      `${category.id} is a favorite search/dynamic category, can't add archives to it.`,
+    )
   }
-  const { added, name } = commit(deps, (w) => {
+  const name = commit(deps, (w) => {
     const name = memberName(deps, memberId)
     if (name === undefined) throw fail.bad_request(`${memberId} does not exist in the database.`)
-    return { added: addMember(w, category.id, memberId), name }
+    addMember(w, category.id, memberId)
+    return name
   })
-  // LANraragi's wording: Added "<title>" to category "<name>"!
-  return added
-    ? `Added "${name}" to category "${category.name}"!`
-    : `"${name}" already present in category "${category.name}", doing nothing.`
+  return `Added "${name}" to category "${category.name}"!`
 }
 
 /**
@@ -179,19 +189,21 @@ export function addArchivesToCategory(deps: Deps, rawId: string, ids: readonly s
   })
 }
 
-/** Removing an id that is not a member is a no-op; a dynamic category has no members. */
+/**
+ * Removing an id that is not a member is a no-op answered like a removal, as in LANraragi (which
+ * names the ids when the member is no archive or Tankoubon); a dynamic category has no members.
+ */
 export function removeFromCategory(deps: Deps, rawId: string, rawMember: string): string {
-  const category = requireCategory(deps, rawId)
+  const category = requireMemberCategory(deps, rawId)
   const memberId = parseMemberId(rawMember)
   if (category.search !== '') {
-    throw fail.bad_request(`${category.id} is a dynamic category, it doesn't contain archives.`)
+    throw fail.bad_request(`${category.id} is a favorite search, it doesn't contain archives.`)
   }
-  const removed = commit(deps, (w) => removeMember(w, category.id, memberId))
+  commit(deps, (w) => removeMember(w, category.id, memberId))
   const name = memberName(deps, memberId)
-  const label = name === undefined ? memberId : `"${name}"`
-  return removed
-    ? `Removed ${label} from category "${category.name}"!`
-    : `${label} is not in category "${category.name}", doing nothing.`
+  return name === undefined
+    ? `Removed ${memberId} from Category ${category.id}!`
+    : `Removed "${name}" from category "${category.name}"!`
 }
 
 /** Static categories listing the archive (or Tankoubon) as a member. */

@@ -58,18 +58,19 @@ export function appendToTankoubon(deps: Deps, rawId: string, rawArchive: string)
   const row = requireTankoubon(deps, rawId)
   const archiveId = parseArchiveId(rawArchive)
   assertUnlocked(deps, [row.id])
-  const { archive, added } = commit(deps, (w) => {
+  const archive = commit(deps, (w) => {
     const archive = findArchive(deps.db, archiveId)
     if (!archive) throw fail.bad_request(`${archiveId} does not exist in the database.`)
-    return { archive, added: appendMember(w, row.id, archiveId) }
+    appendMember(w, row.id, archiveId)
+    return archive
   })
-  if (!added) return `"${archive.title}" is already in tankoubon "${row.name}", doing nothing.`
+  // An archive already in it stays where it is; LANraragi answers as for a first add.
   return `Added "${archive.title}" to tankoubon "${row.name}"!`
 }
 
 /**
- * Removing works for a member whose archive has vanished. A non-member is a 200 no-op, as in
- * LANraragi, unless the archive does not exist at all (400).
+ * Removing works for a member whose archive has vanished. A non-member is a 200 no-op answered
+ * like a removal, as in LANraragi, unless the archive does not exist at all (400).
  */
 export function removeFromTankoubon(deps: Deps, rawId: string, rawArchive: string): string {
   const row = requireTankoubon(deps, rawId)
@@ -78,11 +79,10 @@ export function removeFromTankoubon(deps: Deps, rawId: string, rawArchive: strin
   // The member's pages leave the global page numbers: the cover goes back to the default.
   const removed = commit(deps, (w) => removeMember(w, row.id, archiveId, { thumbnailPage: null }))
   const title = findArchive(deps.db, archiveId)?.title
-  if (!removed) {
-    if (title === undefined) throw fail.bad_request(`${archiveId} does not exist in the database.`)
-    return `"${title}" is not in tankoubon "${row.name}", doing nothing.`
+  if (!removed && title === undefined) {
+    throw fail.bad_request(`${archiveId} does not exist in the database.`)
   }
   return title === undefined
-    ? `Removed ${archiveId} from tankoubon "${row.name}"!`
+    ? `Removed ${archiveId} from tankoubon ${row.id}!`
     : `Removed "${title}" from tankoubon "${row.name}"!`
 }
