@@ -28,7 +28,8 @@ export const POLICY: Record<string, RoutePolicy> = {
   'DELETE /api/tempfolder': { op: 'cleantemp', access: 'admin' },
   'POST /api/regen_thumbs': { op: 'regen_thumbnails', access: 'admin' },
   'POST /api/shinobu/rescan': { op: 'shinobu_rescan', access: 'admin' },
-  'GET /api/shinobu': { op: 'shinobu_status', access: 'any' },
+  // Not in the spec's tables: LANraragi's rule (its key is needed, nofun_mode or not).
+  'GET /api/shinobu': { op: 'shinobu_status', access: 'admin' },
   'POST /api/shinobu/restart': { op: 'shinobu_restart', access: 'admin' },
   'POST /api/shinobu/stop': { op: 'shinobu_stop', access: 'admin' },
 

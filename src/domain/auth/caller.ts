@@ -20,6 +20,10 @@ export type Caller =
 
 export const ANONYMOUS: Caller = { kind: 'anonymous' }
 
+/** LANraragi's own refusal texts, so a LANraragi client shows the message it knows. */
+const NEEDS_CREDENTIALS = 'This API is protected and requires login or an API Key.'
+const PROGRESS_NEEDS_CREDENTIALS = 'This operation requires authentication.'
+
 export const isAdmin = (c: Caller): boolean =>
   c.kind === 'session' || (c.kind === 'token' && c.role === 'admin')
 
@@ -45,14 +49,14 @@ export function checkAccess(
     case 'admin':
       if (isAdmin(caller)) return open
       if (caller.kind === 'token') throw fail.forbidden('This token is read-only.')
-      throw fail.unauthorized('This endpoint needs an admin token or a logged-in session.')
+      throw fail.unauthorized(NEEDS_CREDENTIALS)
     case 'progress':
       if (isAdmin(caller)) return open
       if (caller.kind === 'token') throw fail.forbidden('This token is read-only.')
       if (!settings.authenticated_progress && !settings.nofun_mode && !settings.guest_mode) {
         return open
       }
-      throw fail.unauthorized('Progress tracking needs authentication on this instance.')
+      throw fail.unauthorized(PROGRESS_NEEDS_CREDENTIALS)
     case 'any':
       return anyAccess(caller, settings, guestScope)
   }
@@ -68,8 +72,8 @@ function anyAccess(
     // Guest mode limits anonymous callers to the scope, so a route that cannot apply it (job
     // lists, and any route nobody marked) stays closed to them, whatever nofun_mode says.
     if (guestScope) return { guestScoped: true }
-    throw fail.unauthorized('This endpoint needs credentials; guest visitors cannot use it.')
+    throw fail.unauthorized(NEEDS_CREDENTIALS)
   }
   if (!settings.nofun_mode) return { guestScoped: false }
-  throw fail.unauthorized('This endpoint needs credentials.')
+  throw fail.unauthorized(NEEDS_CREDENTIALS)
 }
