@@ -1,9 +1,17 @@
 // Tag strings: comma-separated, each possibly namespace:value. One canonical form is stored.
+
+/** Perl's `\R`: the line breaks LANraragi deletes from tags (and edited titles) before storing. */
+export const LINE_BREAKS = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g
+
+/**
+ * The tags in order, each in Unicode NFC (as LANraragi stores text) without line breaks, trimmed
+ * and with inner spaces collapsed; empty ones and repeats (ignoring case) dropped.
+ */
 export function splitTags(tags: string): string[] {
   const seen = new Set<string>()
   const out: string[] = []
-  for (const raw of tags.split(',')) {
-    const tag = raw.trim().replace(/\s+/g, ' ')
+  for (const raw of tags.normalize('NFC').split(',')) {
+    const tag = raw.replace(LINE_BREAKS, '').trim().replace(/\s+/g, ' ')
     if (!tag) continue
     const key = tag.toLowerCase()
     if (seen.has(key)) continue

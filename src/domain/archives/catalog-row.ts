@@ -6,6 +6,7 @@ import type { Write } from '../commit.ts'
 import { normalizeTags } from '../../model/tags.ts'
 import { splitFileName, toContentPath } from './files.ts'
 import { insertArchiveRow } from './save.ts'
+import { storedText } from './metadata-text.ts'
 
 export type ImportOverrides = { title?: string; tags?: string; summary?: string }
 
@@ -30,9 +31,9 @@ export function insertCatalogRow(
       path: toContentPath(deps.config.contentDir, absPath),
       filename,
       extension,
-      title: overrides.title?.trim() || filename,
+      title: storedText(overrides.title?.trim() || filename),
       tags,
-      summary: overrides.summary ?? '',
+      summary: storedText(overrides.summary ?? ''),
       isnew: true,
       pagecount: read.pages.length,
       size: stat.size,

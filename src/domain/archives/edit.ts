@@ -6,6 +6,7 @@ import { fail } from '../../errors.ts'
 import { normalizeTags } from '../../model/tags.ts'
 import { commit } from '../commit.ts'
 import { clearNewFlags, patchArchive, type ArchivePatch } from './save.ts'
+import { editedTitle, storedText } from './metadata-text.ts'
 
 function write(deps: Deps, id: string, patch: ArchivePatch): ArchiveRow {
   const row = commit(deps, (w) => patchArchive(w, id, patch))
@@ -21,11 +22,12 @@ export function updateMetadata(
   return deps.locks.withLock(row.id, () => {
     const patch: ArchivePatch = {}
     if (fields.title !== undefined) {
-      if (!fields.title.trim()) throw fail.bad_request('Title cannot be empty.')
-      patch.title = fields.title.trim()
+      const title = editedTitle(fields.title)
+      if (!title) throw fail.bad_request('Title cannot be empty.')
+      patch.title = title
     }
     if (fields.tags !== undefined) patch.tags = normalizeTags(fields.tags)
-    if (fields.summary !== undefined) patch.summary = fields.summary
+    if (fields.summary !== undefined) patch.summary = storedText(fields.summary)
     if (Object.keys(patch).length === 0)
       throw fail.bad_request('No metadata parameters (Please supply title, tags or summary)')
     return write(deps, row.id, patch)

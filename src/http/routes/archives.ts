@@ -95,8 +95,8 @@ export const archivesRoutes = (deps: Deps) =>
       '/api/archives/:id/metadata',
       async ({ params, query, body }) => {
         const row = requireArchive(deps, params.id)
-        await updateMetadata(deps, row, metadataFields(body, query))
-        return ok({ successMessage: `Updated metadata of ${row.id}.` })
+        const updated = await updateMetadata(deps, row, metadataFields(body, query))
+        return ok({ successMessage: `Updated metadata for "${updated.title}"!` })
       },
       {
         params: ArchiveModel.params,

@@ -1,0 +1,11 @@
+// Archive text as LANraragi stores it: Unicode NFC (its redis_encode), so a title typed with
+// decomposed accents is the same title as one typed composed; an edited title also loses its
+// line breaks (its trim_CRLF) and outer spaces. Tags get the same through model/tags.ts.
+import { LINE_BREAKS } from '../../model/tags.ts'
+
+/** A title or summary as stored. */
+export const storedText = (text: string): string => text.normalize('NFC')
+
+/** A title sent to PUT metadata, as stored: may come out empty (the caller refuses that). */
+export const editedTitle = (title: string): string =>
+  storedText(title).replace(LINE_BREAKS, '').trim()
