@@ -41,6 +41,7 @@ export const POLICY: Record<string, RoutePolicy> = {
   'GET /api/jobqueue/:id': { op: 'job_status', access: 'any' },
   'GET /api/minion/:id': { op: 'minion_job_status', access: 'any' },
   'GET /api/minion/:id/detail': { op: 'minion_job_detail', access: 'admin' },
+  'POST /api/minion/:task/queue': { op: 'queue_minion_job', access: 'admin' },
   'GET /api/jobs': { op: 'list_jobs', access: 'any' },
   'DELETE /api/jobs/:id': { op: 'clear_job', access: 'admin' },
   'DELETE /api/jobs': { op: 'clear_jobs', access: 'admin' },

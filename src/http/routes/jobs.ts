@@ -5,6 +5,8 @@ import { requestContext } from '../context.ts'
 import { fail } from '../../errors.ts'
 import { ok } from '../envelope.ts'
 import { toWireJob, toWireJobDetail, toWireMinionJob } from '../models/jobs.ts'
+import { MinionModel, minionQueuePriority } from '../models/minion.ts'
+import { queueMinionTask } from '../../domain/minion-tasks.ts'
 
 const JobParams = t.Object({ id: t.String() })
 
@@ -33,6 +35,17 @@ export const jobRoutes = (deps: Deps) =>
     .get('/api/minion/:id/detail', ({ params }) => toWireMinionJob(findJob(deps, params.id)), {
       params: JobParams,
     })
+    // LANraragi's queueing of a Minion task by its name (domain/minion-tasks.ts).
+    .post(
+      '/api/minion/:task/queue',
+      ({ params, query, body }) =>
+        ok({ job: queueMinionTask(deps, params.task, minionQueuePriority(body, query)) }),
+      {
+        params: MinionModel.queueParams,
+        query: MinionModel.queueQuery,
+        body: MinionModel.queueBody,
+      },
+    )
     .get('/api/jobs', () => ({ jobs: deps.jobs.list().map(toWireJob) }))
     .delete(
       '/api/jobs/:id',
