@@ -278,7 +278,8 @@ describe('E-Hentai through the server', () => {
       `/api/plugins/use?plugin=custom/metadata/ehentai&id=${row.id}`,
       { method: 'POST', cookie },
     )
-    expect(status).toBeGreaterThanOrEqual(400)
+    expect(status).toBe(200)
+    expect(body.success).toBe(0)
     expect(JSON.stringify(body)).toContain('No E-Hentai gallery found')
   })
 })

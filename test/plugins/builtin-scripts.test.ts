@@ -120,7 +120,7 @@ describe('script/source-finder', () => {
       ['', 'No URL specified!'],
     ]) {
       const { status, body } = await use('script/source-finder', arg)
-      expect({ status, body }).toMatchObject({ status: 400, body: { success: 0, error } })
+      expect({ status, body }).toMatchObject({ status: 200, body: { success: 0, error } })
     }
   })
 })

@@ -379,9 +379,10 @@ describe('login_from', () => {
     // Only the cookie of the site's domain, and the login plugin ran once for both runs.
     expect(seen.at(-1)).toEqual({ cookie: 'sid=s3cret', token: 'abc' })
     expect(logins).toBe(1)
-    // The run now uses the same session.
+    // The run now uses the same session (on an archive still without the tag it proposes).
+    const fresh = seedArchive(app.deps)
     const now = await app.json(
-      `/api/plugins/use?plugin=custom/metadata/member&id=${row.id}&arg=${gallery}`,
+      `/api/plugins/use?plugin=custom/metadata/member&id=${fresh.id}&arg=${gallery}`,
       {
         method: 'POST',
         cookie,

@@ -72,7 +72,14 @@ export async function api<T = unknown>(path: string, init: Init = {}): Promise<T
   const res = await request(path, init)
   if (res.status === 204) return null as T
   const text = await res.text()
-  return (text ? JSON.parse(text) : null) as T
+  const body = (text ? JSON.parse(text) : null) as unknown
+  // A LANraragi-style refusal at 200 (a plugin run now that failed): `success: 0` says so.
+  if (isRefusal(body)) throw new ApiError(res.status, body.error || 'The server refused this.')
+  return body as T
+}
+
+function isRefusal(body: unknown): body is { success: 0; error?: string } {
+  return typeof body === 'object' && body !== null && (body as { success?: unknown }).success === 0
 }
 
 /** A form-encoded body, as LANraragi's PUT routes take (categories, Tankoubons). */

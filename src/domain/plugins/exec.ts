@@ -118,7 +118,8 @@ async function execOne(deps: Deps, args: { plugin: string; id?: string; arg?: st
   const plugin = await requirePlugin(deps, args.plugin)
   const archive = args.id || plugin.type === 'metadata' ? requireArchive(deps, args.id) : undefined
   const answer = await runPlugin(deps, plugin, archive, args.arg ?? null)
-  const base = { plugin: plugin.namespace, type: answer.type, data: answer.data }
+  // `type`, `success` and `data` as LANraragi's run_plugin job reports them (its clients read them).
+  const base = { plugin: plugin.namespace, type: answer.type, success: 1, data: answer.data }
   if (plugin.type !== 'metadata' || !archive) return base
   return { ...base, id: archive.id, applied: await applyMetadata(deps, archive.id, answer.data) }
 }

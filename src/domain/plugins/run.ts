@@ -1,6 +1,6 @@
-// Running an installed plugin now (POST /api/plugins/use): its entry for its type, with the
-// archive, saved arguments and one-shot argument in ctx. A metadata run only proposes: nothing is
-// written.
+// Running an installed plugin: its entry for its type, with the archive, saved arguments and
+// one-shot argument in ctx, for the run now (use.ts), the plugin_exec job and downloads. A
+// metadata run only proposes: nothing is written here.
 import type { Deps } from '../../deps.ts'
 import type { ArchiveReader } from '../../archive/types.ts'
 import { fail } from '../../errors.ts'
@@ -11,12 +11,12 @@ import {
   type PluginRunTag,
   type PluginType,
 } from '../../plugins/manifest.ts'
-import { requireArchive } from '../archives/lookup.ts'
 import { toAbsolutePath } from '../archives/files.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { libraryGrant } from './library-grant.ts'
 import { loginSession } from './login.ts'
-import { pluginArgs, pluginTimeoutMs, requirePlugin, type InstalledPlugin } from './settings.ts'
+import { joinTags, splitTags } from '../../model/tags.ts'
+import { pluginArgs, pluginTimeoutMs, type InstalledPlugin } from './settings.ts'
 
 /** An archive as a plugin's `ctx.archive` sees it. */
 export function pluginArchiveOf(archive: ArchiveRow): NonNullable<PluginCtx['archive']> {
@@ -46,14 +46,14 @@ function tagsOf(value: unknown): string {
   return typeof value === 'string' ? value : ''
 }
 
-export async function runPluginNow(
-  deps: Deps,
-  query: { plugin?: string; id?: string; arg?: string },
-): Promise<PluginRunAnswer> {
-  const plugin = await requirePlugin(deps, query.plugin)
-  const archive =
-    query.id || plugin.type === 'metadata' ? requireArchive(deps, query.id) : undefined
-  return runPlugin(deps, plugin, archive, query.arg ?? null)
+/**
+ * The tags a metadata answer adds, as LANraragi's `new_tags`: each trimmed, once, and only those
+ * the archive does not have yet (compared without case). LANraragi drops a tag found anywhere in
+ * the archive's tag string, so `art` goes when `artist:x` is there; here whole tags are compared.
+ */
+function newTagsOf(value: unknown, archive: ArchiveRow | undefined): string {
+  const have = new Set(splitTags(archive?.tags ?? '').map((tag) => tag.toLowerCase()))
+  return joinTags(splitTags(tagsOf(value)).filter((tag) => !have.has(tag.toLowerCase())))
 }
 
 /** What every run of one plugin shares (its file, saved arguments, limits, login session): read
@@ -120,7 +120,11 @@ function tagOf(
 }
 
 /** A plugin's answer as the run's data; an `{error}` answer is a 400 with its message. */
-function answerOf(plugin: InstalledPlugin, result: unknown): PluginRunAnswer {
+function answerOf(
+  plugin: InstalledPlugin,
+  result: unknown,
+  archive: ArchiveRow | undefined,
+): PluginRunAnswer {
   const data =
     result !== null && typeof result === 'object' && !Array.isArray(result)
       ? (result as Record<string, unknown>)
@@ -136,8 +140,9 @@ function answerOf(plugin: InstalledPlugin, result: unknown): PluginRunAnswer {
   return {
     type: plugin.type,
     data: {
-      new_tags: tagsOf(data.tags),
-      ...(typeof data.title === 'string' ? { title: data.title } : {}),
+      new_tags: newTagsOf(data.tags, archive),
+      // Trimmed, as LANraragi sends a plugin's title.
+      ...(typeof data.title === 'string' ? { title: data.title.trim() } : {}),
       ...(typeof data.summary === 'string' ? { summary: data.summary } : {}),
     },
   }
@@ -171,7 +176,7 @@ export async function runPlugin(
     if (err instanceof PluginRunError) throw fail.bad_request(err.message)
     throw err
   }
-  return answerOf(plugin, result)
+  return answerOf(plugin, result, archive)
 }
 
 /** How one archive of a batch ended: the plugin's answer, or why its run failed. */
@@ -208,7 +213,7 @@ export async function runPluginBatch(
         let answer: BatchOutcome
         try {
           answer = outcome.ok
-            ? { ok: true, answer: answerOf(plugin, outcome.result) }
+            ? { ok: true, answer: answerOf(plugin, outcome.result, archive) }
             : { ok: false, error: outcome.error }
         } catch (err) {
           answer = { ok: false, error: err instanceof Error ? err.message : String(err) }

@@ -57,15 +57,25 @@ export async function listPlugins(deps: Deps, type: string): Promise<InstalledPl
   return listPluginRows(deps.db, type === 'all' ? undefined : type).map(toInstalled)
 }
 
+/** The installed plugin of that namespace, once registration is done; undefined when none. */
+export async function findInstalledPlugin(
+  deps: Deps,
+  namespace: string | undefined,
+): Promise<InstalledPlugin | undefined> {
+  if (!namespace) return undefined
+  await deps.plugins.ready()
+  const row = findPlugin(deps.db, namespace)
+  return row ? toInstalled(row) : undefined
+}
+
 export async function requirePlugin(
   deps: Deps,
   namespace: string | undefined,
 ): Promise<InstalledPlugin> {
   if (!namespace) throw fail.bad_request('Missing plugin namespace.')
-  await deps.plugins.ready()
-  const row = findPlugin(deps.db, namespace)
-  if (!row) throw fail.bad_request(`Plugin ${namespace} not found on system.`)
-  return toInstalled(row)
+  const plugin = await findInstalledPlugin(deps, namespace)
+  if (!plugin) throw fail.bad_request(`Plugin ${namespace} not found on system.`)
+  return plugin
 }
 
 /** Exactly one argument per declared parameter: a stale array is padded with defaults or cut. */

@@ -30,12 +30,38 @@ export function toWireJobDetail(row: JobRow) {
   }
 }
 
+/** Epoch seconds as a string, as Minion's job info gives its times; null when not yet. */
+const minionTime = (ms: number | null) => (ms === null ? null : String(Math.floor(ms / 1000)))
+
 /**
  * GET /api/minion/{id} (and /detail): the same body in LANraragi's minion dialect, which its
  * clients parse: a numeric `id` (C# clients bind it to an int) and `inactive` for a waiting job
- * (LANraragi's own poller keeps polling only on `inactive` or `active`).
+ * (LANraragi's own poller keeps polling only on `inactive` or `active`), plus the fields of
+ * Minion's job info that typed clients require (the lanraragi Python client refuses a detail
+ * without `created`, `delayed`, `args`, `retries`...): one attempt, no retries, no child jobs.
  */
 export function toWireMinionJob(row: JobRow) {
   const detail = toWireJobDetail(row)
-  return { ...detail, id: row.id, state: row.state === 'queued' ? 'inactive' : row.state }
+  return {
+    ...detail,
+    id: row.id,
+    state: row.state === 'queued' ? 'inactive' : row.state,
+    // A job's arguments can name server paths (a restore's file): not shown to any caller.
+    args: [],
+    attempts: 1,
+    children: [],
+    parents: [],
+    created: minionTime(row.createdAt),
+    delayed: minionTime(row.createdAt),
+    started: minionTime(row.startedAt),
+    finished: minionTime(row.finishedAt),
+    retried: null,
+    retries: 0,
+    expires: null,
+    lax: 0,
+    priority: row.priority,
+    queue: 'default',
+    time: minionTime(Date.now()),
+    worker: 0,
+  }
 }

@@ -3,6 +3,10 @@
 import { t } from 'elysia'
 import { MAX_EXPORT_NAMESPACES } from '../../domain/plugins/export.ts'
 import type { InstalledPlugin } from '../../domain/plugins/settings.ts'
+import type { PluginParameter } from '../../plugins/manifest.ts'
+
+/** A field read as a request param: only a string counts (a JSON number or a file part does not). */
+const Param = t.Optional(t.Unknown())
 
 export const PluginModel = {
   typeParams: t.Object({ type: t.String() }),
@@ -31,17 +35,58 @@ export const PluginModel = {
   exportBatchBody: t.Object({
     namespaces: t.Array(t.String(), { maxItems: MAX_EXPORT_NAMESPACES }),
   }),
-  useQuery: t.Object({
-    plugin: t.Optional(t.String()),
-    id: t.Optional(t.String()),
-    arg: t.Optional(t.String()),
-  }),
-  queueQuery: t.Object({
+  /** A run's params: in the query string or a form (or JSON) body; see runParams. */
+  runQuery: t.Object({
     plugin: t.Optional(t.String()),
     id: t.Optional(t.String()),
     arg: t.Optional(t.String()),
     priority: t.Optional(t.String()),
   }),
+  runBody: t.Optional(
+    t.Object(
+      { plugin: Param, id: Param, arg: Param, priority: Param },
+      { additionalProperties: true },
+    ),
+  ),
+}
+
+export type RunQuery = typeof PluginModel.runQuery.static
+export type RunBody = typeof PluginModel.runBody.static
+
+const textOf = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined
+
+/**
+ * LANraragi reads a run's `plugin`, `id`, `arg` and `priority` as request params: its web client
+ * puts them in the query string, other clients (the lanraragi Python client) in a form body. As
+ * Mojolicious does, a field in both takes the body's value.
+ */
+export function runParams(body: RunBody | null, query: RunQuery): RunQuery {
+  return {
+    plugin: textOf(body?.plugin) ?? query.plugin,
+    id: textOf(body?.id) ?? query.id,
+    arg: textOf(body?.arg) ?? query.arg,
+    priority: textOf(body?.priority) ?? query.priority,
+  }
+}
+
+/**
+ * A parameter as LANraragi lists it: every field a string (its plugins declare strings, and its
+ * clients read a parameter as a map of strings), so a `default_value` that is not one is sent as
+ * its JSON text (`false` -> "false"). The settings keep the typed value.
+ */
+function toWireParameter(param: PluginParameter) {
+  const { default_value, ...rest } = param
+  return {
+    ...rest,
+    desc: param.desc ?? '',
+    ...(default_value === undefined
+      ? {}
+      : {
+          default_value:
+            typeof default_value === 'string' ? default_value : JSON.stringify(default_value),
+        }),
+  }
 }
 
 /** PluginInfo; `registry` stays null until registry-managed plugins exist. */
@@ -61,7 +106,7 @@ export function toWirePlugin(plugin: InstalledPlugin) {
     login_from: info.login_from ?? null,
     oneshot_arg: info.oneshot_arg ?? null,
     url_regex: info.url_regex ?? null,
-    parameters: info.parameters ?? [],
+    parameters: (info.parameters ?? []).map(toWireParameter),
     priority: plugin.priority,
   }
 }

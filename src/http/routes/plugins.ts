@@ -13,7 +13,7 @@ import {
   setPluginSettings,
   updatePluginOptions,
 } from '../../domain/plugins/settings.ts'
-import { runPluginNow } from '../../domain/plugins/run.ts'
+import { usePlugin } from '../../domain/plugins/use.ts'
 import { queuePluginRun } from '../../domain/plugins/exec.ts'
 import { exportPlugin, exportPlugins, type PluginZip } from '../../domain/plugins/export.ts'
 import {
@@ -23,7 +23,7 @@ import {
 } from '../../domain/plugins/upload.ts'
 import { attachmentDisposition } from '../archive-download.ts'
 import { readMultipart } from '../multipart.ts'
-import { PluginModel, toWirePlugin } from '../models/plugins.ts'
+import { PluginModel, runParams, toWirePlugin } from '../models/plugins.ts'
 
 export const pluginsRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.plugins' })
@@ -86,12 +86,17 @@ export const pluginsRoutes = (deps: Deps) =>
       async ({ body }) => sendZip(await exportPlugins(deps, body.namespaces)),
       { body: PluginModel.exportBatchBody },
     )
-    .post('/api/plugins/use', async ({ query }) => ok(await runPluginNow(deps, query)), {
-      query: PluginModel.useQuery,
+    // A run's params come from the query or a form body (runParams); the run now answers every
+    // outcome with 200, `success` telling which, as LANraragi does.
+    .post('/api/plugins/use', async ({ query, body }) => usePlugin(deps, runParams(body, query)), {
+      query: PluginModel.runQuery,
+      body: PluginModel.runBody,
     })
-    .post('/api/plugins/queue', async ({ query }) => ok(await queuePluginRun(deps, query)), {
-      query: PluginModel.queueQuery,
-    })
+    .post(
+      '/api/plugins/queue',
+      async ({ query, body }) => ok(await queuePluginRun(deps, runParams(body, query))),
+      { query: PluginModel.runQuery, body: PluginModel.runBody },
+    )
     // Last: the static paths above must not be read as a type.
     .get(
       '/api/plugins/:type',
