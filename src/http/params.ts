@@ -28,3 +28,18 @@ export function parseInteger(
     throw fail.bad_request(`${name} must be at most ${options.max}.`)
   return n
 }
+
+/**
+ * A LANraragi request param (its `req->param`): the query string's value, else a string field of
+ * the body, a form as its web client and the Python client send them (or JSON). Anything else in
+ * the body counts as not sent.
+ */
+export function requestParam(
+  query: Record<string, string | undefined>,
+  body: unknown,
+  name: string,
+): string | undefined {
+  if (query[name] !== undefined) return query[name]
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : null
+  return typeof value === 'string' ? value : undefined
+}

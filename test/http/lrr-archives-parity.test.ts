@@ -199,6 +199,71 @@ describe('PUT /api/archives/:id/metadata (as LANraragi stores an edit)', () => {
   })
 })
 
+describe('request params in a form body (LANraragi reads them from query or body)', () => {
+  const form = (fields: Record<string, string>) => {
+    const body = new FormData()
+    for (const [name, value] of Object.entries(fields)) body.set(name, value)
+    return body
+  }
+  const send = (method: string, path: string, fields: Record<string, string> = {}) =>
+    app.json(path, { method, body: form(fields), headers: admin })
+
+  it('adds, renames and removes toc entries from form fields (test_toc_reader)', async () => {
+    const { body: uploaded } = await upload('toc.zip', await archive('toc'))
+    const toc = `/api/archives/${uploaded.id}/toc`
+    for (const [page, title] of [
+      ['1', 'Chapter 1'],
+      ['3', 'Chapter 2'],
+      ['1', 'Chapter 1 Renamed'],
+    ])
+      expect((await send('PUT', toc, { page: page!, title: title! })).body).toMatchObject({
+        operation: 'add_toc',
+        success: 1,
+      })
+    expect((await metadata(uploaded.id)).toc).toEqual([
+      { name: 'Chapter 1 Renamed', page: 1 },
+      { name: 'Chapter 2', page: 3 },
+    ])
+    expect((await send('DELETE', toc, { page: '3' })).body).toMatchObject({ success: 1 })
+    expect((await metadata(uploaded.id)).toc).toEqual([{ name: 'Chapter 1 Renamed', page: 1 }])
+  })
+
+  it('reads force from a form on page thumbnails, regen_thumbs and progress', async () => {
+    const { body: uploaded } = await upload('force.zip', await archive('force'))
+    const thumbs = `/api/archives/${uploaded.id}/files/thumbnails`
+    const first = await send('POST', thumbs)
+    expect(first.status).toBe(202)
+    await app.deps.jobs.waitFor(first.body.job)
+    expect((await send('POST', thumbs)).status).toBe(200)
+    const forced = await send('POST', thumbs, { force: 'true' })
+    expect(forced.status).toBe(202)
+    expect(forced.body).toEqual({
+      operation: 'generate_page_thumbnails',
+      success: 1,
+      job: expect.any(Number),
+    })
+    await app.deps.jobs.waitFor(forced.body.job)
+
+    // Once every cover exists, only a forced regen (Python's `True` in the form) remakes them.
+    const regen = async (fields: Record<string, string>) => {
+      const { body } = await send('POST', '/api/regen_thumbs', fields)
+      expect(body).toEqual({ operation: 'regen_thumbnails', success: 1, job: expect.any(Number) })
+      await app.deps.jobs.waitFor(body.job)
+      return (await app.json(`/api/minion/${body.job}`, { headers: admin })).body.result
+    }
+    await regen({})
+    expect((await regen({ force: 'false' })).made).toBe(0)
+    const forcedRegen = await regen({ force: 'True' })
+    expect(forcedRegen.made).toBeGreaterThan(0)
+    expect(forcedRegen.made).toBe(forcedRegen.total)
+
+    await send('PUT', `/api/archives/${uploaded.id}/progress/2`)
+    const cleared = await send('PUT', `/api/archives/${uploaded.id}/progress/0`, { force: '1' })
+    expect(cleared.body).toMatchObject({ operation: 'update_progress', success: 1, page: 0 })
+    expect(await metadata(uploaded.id)).toMatchObject({ progress: 0, lastreadtime: 0 })
+  })
+})
+
 describe('DELETE /api/archives/:id (test_archive_upload, test_fs)', () => {
   it('deletes concurrently, leaving exactly the other files on disk and their covers', async () => {
     await using own = await startTestServer()

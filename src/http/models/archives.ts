@@ -57,6 +57,11 @@ export const ArchiveModel = {
   /** LANraragi reads the cover's `page` as a request param: a form (or JSON) body may carry it. */
   coverBody: t.Optional(t.Object({ page: ParamText }, { additionalProperties: true })),
   progressQuery: t.Object({ force: t.Optional(t.String()) }),
+  /**
+   * A form (or JSON) body whose string fields stand for the query's (http/params.ts,
+   * requestParam): LANraragi reads `force`, `page` and `title` as request params.
+   */
+  paramsBody: t.Optional(t.Object({}, { additionalProperties: true })),
   /** Form-urlencoded, multipart or JSON. */
   renameBody: t.Object({ filename: t.String({ error: RENAME_BODY }) }, { error: RENAME_BODY }),
   tocQuery: t.Object({ page: t.Optional(t.String()), title: t.Optional(t.String()) }),

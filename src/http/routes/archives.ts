@@ -3,7 +3,7 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
-import { parseFlag, parseInteger } from '../params.ts'
+import { parseFlag, parseInteger, requestParam } from '../params.ts'
 import { fail } from '../../errors.ts'
 import {
   ArchiveModel,
@@ -127,15 +127,20 @@ export const archivesRoutes = (deps: Deps) =>
     )
     .post(
       '/api/archives/:id/files/thumbnails',
-      ({ params, query, set }) => {
+      ({ params, query, body, set }) => {
         const row = requireArchive(deps, params.id)
-        const outcome = queuePageThumbnails(deps, row, parseFlag(query.force, 'force'))
+        const force = parseFlag(requestParam(query, body, 'force'), 'force')
+        const outcome = queuePageThumbnails(deps, row, force)
         if (outcome.kind === 'complete')
           return ok({ message: 'No job queued, all thumbnails already exist.' })
         set.status = 202
         return ok({ job: outcome.job })
       },
-      { params: ArchiveModel.params, query: ArchiveModel.forceQuery },
+      {
+        params: ArchiveModel.params,
+        query: ArchiveModel.forceQuery,
+        body: ArchiveModel.paramsBody,
+      },
     )
     .put(
       '/api/archives/:id/isnew',
@@ -197,9 +202,9 @@ export const archivesRoutes = (deps: Deps) =>
     )
     .put(
       '/api/archives/:id/progress/:page',
-      async ({ params, query }) => {
+      async ({ params, query, body }) => {
         // LANraragi's `force` skips the page checks: clients clear progress with page 0.
-        const force = parseFlag(query.force, 'force')
+        const force = parseFlag(requestParam(query, body, 'force'), 'force')
         const page = parseInteger(params.page, 'page', { min: force ? 0 : 1 })
         if (readsTankAsArchive(deps, params.id))
           return ok(await setTankArchiveProgress(deps, params.id, page))
@@ -208,7 +213,11 @@ export const archivesRoutes = (deps: Deps) =>
           page === 0 ? await clearProgress(deps, row) : await setProgress(deps, row, page)
         return ok({ id: row.id, page, lastreadtime: updated.lastreadtime })
       },
-      { params: ArchiveModel.progressParams, query: ArchiveModel.progressQuery },
+      {
+        params: ArchiveModel.progressParams,
+        query: ArchiveModel.progressQuery,
+        body: ArchiveModel.paramsBody,
+      },
     )
     .put(
       '/api/archives/:id/rename',
@@ -244,24 +253,25 @@ export const archivesRoutes = (deps: Deps) =>
     )
     .put(
       '/api/archives/:id/toc',
-      async ({ params, query }) => {
+      async ({ params, query, body }) => {
         const row = requireArchive(deps, params.id)
-        const page = parseInteger(query.page, 'page', { min: 1 })
-        if (!query.title?.trim()) throw fail.bad_request('Missing title.')
-        await addTocEntry(deps, row, page, query.title.trim())
-        return ok({ successMessage: `Added chapter ${query.title.trim()} at page ${page}.` })
+        const page = parseInteger(requestParam(query, body, 'page'), 'page', { min: 1 })
+        const title = requestParam(query, body, 'title')?.trim()
+        if (!title) throw fail.bad_request('Missing title.')
+        await addTocEntry(deps, row, page, title)
+        return ok({ successMessage: `Added chapter ${title} at page ${page}.` })
       },
-      { params: ArchiveModel.params, query: ArchiveModel.tocQuery },
+      { params: ArchiveModel.params, query: ArchiveModel.tocQuery, body: ArchiveModel.paramsBody },
     )
     .delete(
       '/api/archives/:id/toc',
-      async ({ params, query }) => {
+      async ({ params, query, body }) => {
         const row = requireArchive(deps, params.id)
-        const page = parseInteger(query.page, 'page', { min: 1 })
+        const page = parseInteger(requestParam(query, body, 'page'), 'page', { min: 1 })
         await removeTocEntry(deps, row, page)
         return ok({ successMessage: `Removed the chapter at page ${page}.` })
       },
-      { params: ArchiveModel.params, query: ArchiveModel.tocQuery },
+      { params: ArchiveModel.params, query: ArchiveModel.tocQuery, body: ArchiveModel.paramsBody },
     )
     .delete(
       '/api/archives/:id/patch',

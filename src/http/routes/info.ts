@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
 import { fail } from '../../errors.ts'
-import { parseFlag } from '../params.ts'
+import { parseFlag, requestParam } from '../params.ts'
 import { serverInfo } from '../../domain/info.ts'
 import { cleanTempFolder } from '../../domain/temp-folder.ts'
 
@@ -17,9 +17,15 @@ export const infoRoutes = (deps: Deps) =>
     )
     .post(
       '/api/regen_thumbs',
-      ({ query }) =>
-        ok({ job: deps.jobs.enqueue('regen_thumbs', { force: parseFlag(query.force, 'force') }) }),
-      { query: t.Record(t.String(), t.String()) },
+      ({ query, body }) => {
+        // A request param to LANraragi: its Python client sends `force` in a form body.
+        const force = parseFlag(requestParam(query, body, 'force'), 'force')
+        return ok({ job: deps.jobs.enqueue('regen_thumbs', { force }) })
+      },
+      {
+        query: t.Record(t.String(), t.String()),
+        body: t.Optional(t.Object({}, { additionalProperties: true })),
+      },
     )
     .post('/api/shinobu/rescan', () => ok({ job: deps.contentSync.rescan() }))
     // Shinobu is LANraragi's watcher process; ours runs in the server process, hence its pid.
