@@ -3,7 +3,7 @@
 // sends raw UTF-8 multipart names and a base64 Bearer key, joins page URLs to the base URL and
 // decodes their query like parse_qs, deletes concurrently, and queues Minion tasks by name.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { buildZip, makePages, type Bytes } from '../helpers/fixtures.ts'
@@ -95,6 +95,41 @@ describe('PUT /api/archives/upload (test_encoding)', () => {
       expect(meta.summary).toBe('Résumé')
       expect(meta.isnew).toBe('true')
     }
+  })
+})
+
+describe('PUT /api/archives/upload of a file whose library copy is gone', () => {
+  it('takes the file again, as LANraragi does, bringing its row back with its metadata', async () => {
+    const bytes = await archive('lost')
+    const { body: first } = await upload('lost.zip', bytes, { tags: 'artist:kept' })
+    await app.req(`/api/archives/${first.id}/progress/2`, { method: 'PUT', headers: admin })
+
+    // Gone from disk, still listed (no rescan yet): taken again under another name.
+    rmSync(join(app.contentDir, 'lost.zip'))
+    const again = await upload('found.zip', bytes)
+    expect(again.status).toBe(200)
+    expect(again.body).toMatchObject({ success: 1, id: first.id })
+    expect(await metadata(first.id)).toMatchObject({ filename: 'found', progress: 2 })
+
+    // Gone and hidden by a rescan: taken again under its old name.
+    rmSync(join(app.contentDir, 'found.zip'))
+    const rescan = await app.json('/api/shinobu/rescan', { method: 'POST', headers: admin })
+    await app.deps.jobs.waitFor(rescan.body.job)
+    expect((await app.json(`/api/archives/${first.id}/metadata`, { headers: admin })).status).toBe(
+      400,
+    )
+    const back = await upload('lost.zip', bytes)
+    expect(back.status).toBe(200)
+    expect(back.body).toMatchObject({ success: 1, id: first.id, name: 'lost.zip' })
+    const meta = await metadata(first.id)
+    expect(meta).toMatchObject({ filename: 'lost', progress: 2, pagecount: 3 })
+    expect(meta.tags).toMatch(/^artist:kept, date_added:\d+$/)
+    const page = await app.req(`/api/archives/${first.id}/page?page=3`, { headers: admin })
+    expect(page.status).toBe(200)
+
+    const duplicate = await upload('lost copy.zip', bytes)
+    expect(duplicate.status).toBe(409)
+    expect(duplicate.body).toMatchObject({ operation: 'upload', success: 0, id: first.id })
   })
 })
 

@@ -8,7 +8,8 @@ import type { Deps } from '../../deps.ts'
 import { findArchive } from '../../db/repos/archives.repo.ts'
 import { AppError, fail } from '../../errors.ts'
 import { detectFormatOf } from '../../archive/format.ts'
-import { isPathTaken } from './placement.ts'
+import { toAbsolutePath } from './files.ts'
+import { isPathTaken, pathExists } from './placement.ts'
 import type { StagedUpload } from './stage.ts'
 
 /** The library already holds this file (`id`), or a file under this name. */
@@ -33,12 +34,18 @@ export function finalPathOf(deps: Pick<Deps, 'config'>, staged: StagedUpload): s
   return join(deps.config.contentDir, staged.name)
 }
 
-/** The same file is catalogued, or being placed right now (a concurrent upload of it). */
-export function findDuplicate(
-  deps: Pick<Deps, 'db' | 'uploads'>,
+/**
+ * The same file is in the library, or being placed right now (a concurrent upload of it). As in
+ * LANraragi, a row whose file is gone (hidden, or still listed with nothing at its path) does not
+ * make the file a duplicate: the upload brings that row back (place-staged.ts).
+ */
+export async function findDuplicate(
+  deps: Pick<Deps, 'db' | 'config' | 'uploads'>,
   staged: StagedUpload,
-): Conflict | null {
-  if (deps.uploads.ids.has(staged.id) || findArchive(deps.db, staged.id))
+): Promise<Conflict | null> {
+  if (deps.uploads.ids.has(staged.id)) return { kind: 'duplicate', id: staged.id }
+  const row = findArchive(deps.db, staged.id)
+  if (row && !row.unlinked && (await pathExists(toAbsolutePath(deps.config.contentDir, row.path))))
     return { kind: 'duplicate', id: staged.id }
   return null
 }
@@ -49,7 +56,10 @@ export async function findNameClash(
   staged: StagedUpload,
 ): Promise<Conflict | null> {
   const finalPath = finalPathOf(deps, staged)
-  if (deps.uploads.paths.has(finalPath) || (await isPathTaken(deps, finalPath)))
+  if (
+    deps.uploads.paths.has(finalPath) ||
+    (await isPathTaken(deps, finalPath, undefined, staged.id))
+  )
     return { kind: 'name_taken', name: staged.name }
   return null
 }
@@ -80,6 +90,7 @@ export async function checkStaged(
   })
   deps.reader.dropCached(staged.path)
   return (
-    findDuplicate(deps, staged) ?? (await findNameClash(deps, staged)) ?? { kind: 'ready', pages }
+    (await findDuplicate(deps, staged)) ??
+    (await findNameClash(deps, staged)) ?? { kind: 'ready', pages }
   )
 }

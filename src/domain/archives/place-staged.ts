@@ -6,11 +6,13 @@ import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { AppError } from '../../errors.ts'
-import { commit } from '../commit.ts'
+import { commit, type Write } from '../commit.ts'
 import { TEMP_MARKER } from './files.ts'
 import { isPathTaken } from './placement.ts'
-import { insertCatalogRow, type ImportOverrides } from './catalog-row.ts'
-import { deleteArchiveRows } from './save.ts'
+import { findArchive, readArchivePages } from '../../db/repos/archives.repo.ts'
+import { insertCatalogRow, relinkCatalogRow, type ImportOverrides } from './catalog-row.ts'
+import { deleteArchiveRows, patchArchive } from './save.ts'
+import { deleteThumbnails } from './thumbnails.ts'
 import { findDuplicate, findNameClash, finalPathOf, type Conflict } from './check-staged.ts'
 import { removeQuietly, type StagedUpload } from './stage.ts'
 
@@ -36,7 +38,7 @@ export async function placeStaged(
   pages: string[],
   overrides: ImportOverrides,
 ): Promise<Placed | Conflict> {
-  const duplicate = findDuplicate(deps, staged)
+  const duplicate = await findDuplicate(deps, staged)
   if (duplicate) return duplicate
   deps.uploads.ids.add(staged.id)
   let claimedPath: string | null = null
@@ -84,20 +86,35 @@ async function copyIntoPlace(
     }
     const st = await stat(tempPath)
     return await deps.placement.alone(async () => {
-      if (await isPathTaken(deps, finalPath)) return null
+      if (await isPathTaken(deps, finalPath, undefined, staged.id)) return null
+      // A row without its file (findDuplicate let it through) comes back for this file.
+      const lost = findArchive(deps.db, staged.id)
+      const lostPages = lost && readArchivePages(deps.db, lost.id)
+      const read = { id: staged.id, pages }
       // The row is written before the rename so the watcher's rescan finds the file known.
       const row = commit(deps, (w) =>
-        insertCatalogRow(deps, w, finalPath, st, { id: staged.id, pages }, overrides),
+        lost
+          ? relinkCatalogRow(deps, w, finalPath, st, read, overrides, lost)
+          : insertCatalogRow(deps, w, finalPath, st, read, overrides),
       )
       try {
         await rename(tempPath, finalPath)
       } catch (error) {
-        commit(deps, (w) => deleteArchiveRows(w, [staged.id]))
+        commit(deps, (w) =>
+          lost ? restoreRow(w, lost, lostPages) : deleteArchiveRows(w, [staged.id]),
+        )
         throw error
       }
-      return row
+      if (lost) await deleteThumbnails(deps, lost.id)
+      return row ?? null
     })
   } finally {
     await removeQuietly(tempPath)
   }
+}
+
+/** Undoes a relink whose file could not take its name: the row as it was, pages included. */
+function restoreRow(w: Write, row: ArchiveRow, pages: string[] | undefined): void {
+  const { id, ...fields } = row
+  patchArchive(w, id, fields, pages)
 }

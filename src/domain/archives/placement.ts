@@ -58,12 +58,14 @@ export async function findSameNamedFile(absPath: string, except?: string): Promi
 
 /**
  * Whether a file or a catalogue row already holds this path, in any normalization form of its
- * name (see findSameNamedFile). Call it inside `placement.alone`.
+ * name (see findSameNamedFile). Call it inside `placement.alone`. `exceptId`: that archive's own
+ * row does not count (an upload bringing back the row of its file, place-staged.ts).
  */
 export async function isPathTaken(
   deps: Pick<Deps, 'db' | 'config'>,
   absPath: string,
   except?: string,
+  exceptId?: string,
 ): Promise<boolean> {
   const folder = dirname(absPath)
   const name = basename(absPath)
@@ -71,7 +73,8 @@ export async function isPathTaken(
     except === undefined ? undefined : toContentPath(deps.config.contentDir, except)
   for (const form of new Set([name, name.normalize('NFC'), name.normalize('NFD')])) {
     const path = toContentPath(deps.config.contentDir, join(folder, form))
-    if (path !== exceptPath && findArchiveByPath(deps.db, path)) return true
+    const row = path === exceptPath ? undefined : findArchiveByPath(deps.db, path)
+    if (row && row.id !== exceptId) return true
   }
   return (await findSameNamedFile(absPath, except)) !== null
 }
