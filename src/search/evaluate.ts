@@ -2,6 +2,7 @@
 // then category and flags), then each term narrows it. Tag hits come from posting lists of the
 // vocabulary's matches; titles are tested only for documents still in the running, so later
 // terms cost little.
+import { equalBit, inRangeBit } from './bits.ts'
 import { compileTerm, testString, type StringTest } from './pattern.ts'
 import type { NumberTerm, Term, TextTerm } from './query.ts'
 import { ARCHIVE, TANK, type Store } from './store.ts'
@@ -13,6 +14,8 @@ import type { Vocabulary } from './vocabulary.ts'
  * against 0.2 ms per 100,000 slots, bench/README.md).
  */
 export type Slots = Int32Array
+
+const INT32_MAX = 0x7fffffff
 
 /** A rough tags-per-document figure that decides between the two ways of finding tag hits. */
 const TAGS_PER_DOC = 16
@@ -138,13 +141,19 @@ function rangeOf(term: NumberTerm): [number, number] {
 
 function narrowByNumber(store: Store, term: NumberTerm, candidates: Slots): Slots {
   const values = term.field === 'pagecount' ? store.pagecount : store.progress
+  // Page counts and progress are int32 values >= 0: bounds clamped to that range keep
+  // inRangeBit's differences in int32, so the test needs no branch.
   const [low, high] = rangeOf(term)
-  const out = new Int32Array(candidates.length)
+  const lo = Math.max(0, Math.min(low, INT32_MAX))
+  const hi = Math.max(-1, Math.min(high, INT32_MAX))
+  const out = new Int32Array(candidates.length + 1)
+  const flip = term.negated ? 1 : 0
   let n = 0
   for (let i = 0; i < candidates.length; i++) {
     const slot = candidates[i]!
     const value = values[slot]!
-    if ((value >= low && value <= high) !== term.negated) out[n++] = slot
+    out[n] = slot
+    n += inRangeBit(value, lo, hi) ^ flip
   }
   return out.subarray(0, n)
 }
@@ -181,11 +190,19 @@ function narrowByText(
     for (const tag of tags) vocab.markPostings(tag, array, mark)
   }
   if (matcher.title) markTitleHits(store, term, matcher.title, candidates, array, mark)
-  const out = new Int32Array(candidates.length)
+  return keepMarked(candidates, array, mark, term.negated)
+}
+
+/** The candidates whose mark is `mark` (or is not, when `negated`), in their order. */
+function keepMarked(candidates: Slots, array: Int32Array, mark: number, negated: boolean) {
+  // Every slot is stored and the count moves by 0 or 1 (equalBit): no branch per candidate.
+  const out = new Int32Array(candidates.length + 1)
+  const flip = negated ? 1 : 0
   let n = 0
   for (let i = 0; i < candidates.length; i++) {
     const slot = candidates[i]!
-    if ((array[slot] === mark) !== term.negated) out[n++] = slot
+    out[n] = slot
+    n += equalBit(array[slot]!, mark) ^ flip
   }
   return out.subarray(0, n)
 }

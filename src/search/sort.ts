@@ -4,6 +4,7 @@
 // holding one in that order (value, then title order), updated on writes like the title order.
 // A query then only walks: no comparisons, no buckets.
 import { naturalCompare } from '../model/natural-sort.ts'
+import { equalBit } from './bits.ts'
 import { TANK, type Store } from './store.ts'
 import type { Vocabulary } from './vocabulary.ts'
 
@@ -201,34 +202,39 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
     /** Orders the `count` slots marked with `mark`. */
     order(spec: SortSpec, marks: Int32Array, mark: number, count: number): Int32Array {
       const byTitle = store.byTitle
-      const out = new Int32Array(count)
+      // One spare entry: the walks store every slot they pass and move on only for a marked one
+      // (equalBit), without a branch per slot; `count` entries are the answer.
+      const out = new Int32Array(count + 1)
       let n = 0
       if (spec.by === 'title' && spec.desc) {
         for (let i = byTitle.length - 1; i >= 0 && n < count; i--) {
           const slot = byTitle[i]!
-          if (marks[slot] === mark) out[n++] = slot
+          out[n] = slot
+          n += equalBit(marks[slot]!, mark)
         }
-        return out
+        return out.subarray(0, count)
       }
       if (spec.by !== 'namespace') {
         for (let i = 0; i < byTitle.length && n < count; i++) {
           const slot = byTitle[i]!
-          if (marks[slot] === mark) out[n++] = slot
+          out[n] = slot
+          n += equalBit(marks[slot]!, mark)
         }
-        if (spec.by === 'title' || count === 0) return out
-        const read = Array.from(out).filter((slot) => store.lastread[slot]! > 0)
+        if (spec.by === 'title' || count === 0) return out.subarray(0, count)
+        const read = Array.from(out.subarray(0, count)).filter((slot) => store.lastread[slot]! > 0)
         // LANraragi lists the most recent first by default; ties stay in title order.
         const sign = spec.desc ? 1 : -1
         read.sort((a, b) => sign * (store.lastread[a]! - store.lastread[b]!))
         return Int32Array.from(read)
       }
-      if (count === 0) return out
+      if (count === 0) return out.subarray(0, 0)
       const keys = byNamespace.get(spec.namespace) ?? materialize(spec.namespace)
       const { order, tagOfSlot, length } = keys
       if (!spec.desc) {
         for (let i = 0; i < length && n < count; i++) {
           const slot = order[i]!
-          if (marks[slot] === mark) out[n++] = slot
+          out[n] = slot
+          n += equalBit(marks[slot]!, mark)
         }
       } else {
         // Values from the last down, equal values still in title order.
@@ -243,7 +249,8 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
           }
           for (let i = begin; i < end; i++) {
             const slot = order[i]!
-            if (marks[slot] === mark) out[n++] = slot
+            out[n] = slot
+            n += equalBit(marks[slot]!, mark)
           }
           end = begin
         }
@@ -253,7 +260,7 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
         const slot = byTitle[i]!
         if (marks[slot] === mark && !(tagOfSlot[slot]! >= 0)) out[n++] = slot
       }
-      return out
+      return out.subarray(0, count)
     },
   }
 }
