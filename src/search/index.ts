@@ -31,8 +31,8 @@ import { createVocabulary, type Vocabulary } from './vocabulary.ts'
 const GC_AFTER_BUILD = 50_000
 
 /**
- * Cached results kept at most, and the bytes they may hold together (ordered slots and unpaged
- * answers: ~24 MB for half of a million archives, so a handful of those, not 64).
+ * Cached results kept at most, and the bytes their ordered slots may hold together (4 MB for a
+ * whole library of a million archives, so 48 of those, not 64).
  */
 const CACHE_LIMITS = { entries: 64, bytes: 192 * 2 ** 20 }
 
@@ -304,7 +304,6 @@ export function createSearchIndex(source: IndexSource): SearchIndex {
       const ordered = sortKeys.order(q.sort, marks.array, mark, slots.length)
       // recordsTotal is the grouped or flat library, as in LANraragi, even for tankoubonsonly.
       const library = q.tanksOnly ? view(scope, grouped, false) : searched
-      let json: { head: string; tail: string; bytes: Uint8Array } | null = null
       const result: IndexResult = {
         count: ordered.length,
         total: library.length,
@@ -314,15 +313,7 @@ export function createSearchIndex(source: IndexSource): SearchIndex {
           for (let i = start; i < end; i++) out[i - start] = store.idAt(ordered[i]!)
           return out
         },
-        idsJson: (head = '', tail = '') => {
-          if (json?.head !== head || json.tail !== tail) {
-            const bytes = idsJsonOf(store, ordered, head, tail)
-            const grown = bytes.length - (json?.bytes.length ?? 0)
-            if (cacheKey !== undefined) cache.grew(cacheKey, result, grown)
-            json = { head, tail, bytes }
-          }
-          return json.bytes
-        },
+        idsJson: (head = '', tail = '') => idsJsonOf(store, ordered, head, tail),
       }
       if (cacheKey !== undefined) cache.set(cacheKey, result, ordered.byteLength)
       return result

@@ -1,7 +1,6 @@
 // Results of recent searches, by their normalized parameters, bounded by count and by bytes: a
-// result holds its ordered slots (4 bytes per match) and, once asked, its unpaged ids answer (44
-// bytes per match), so at a million archives a handful of whole-library results would otherwise
-// hold gigabytes. The least recently used go first.
+// result holds its ordered slots (4 bytes per match, 4 MB for a whole library of a million). The
+// least recently used go first.
 
 export type ResultCache<T> = ReturnType<typeof createResultCache<T>>
 
@@ -35,15 +34,6 @@ export function createResultCache<T>(limits: { entries: number; bytes: number })
         held -= old.bytes
       }
       entries.set(key, { value, bytes })
-      held += bytes
-      shrink(key)
-    },
-
-    /** A value grew (an answer made from it is kept with it); nothing if it is no longer kept. */
-    grew(key: string, value: T, bytes: number) {
-      const entry = entries.get(key)
-      if (entry?.value !== value) return
-      entry.bytes += bytes
       held += bytes
       shrink(key)
     },

@@ -63,7 +63,8 @@ export type IndexResult = {
   ids(start?: number, end?: number): string[]
   /**
    * All the ids in order as the inside of a JSON array (`"a","b"`) between `head` and `tail`
-   * (ASCII), as bytes; kept with the result for the same head and tail.
+   * (ASCII), as bytes in a buffer the next answer reuses: send or copy them at once (a Response
+   * made from them copies them).
    */
   idsJson(head?: string, tail?: string): Uint8Array
 }

@@ -213,8 +213,8 @@ export function searchIds(
 
 /**
  * /api/search/ids as JSON bytes. The unpaged answer (start=-1: up to the whole library) is written
- * from the result's ordered slots into one buffer and kept with the cached result; a page is
- * joined (ids need no escaping: 40 hex digits, TANK_ and digits, checked by the index).
+ * from the result's ordered slots into a buffer the next unpaged answer reuses (send it at once);
+ * a page is joined (ids need no escaping: 40 hex digits, TANK_ and digits, checked by the index).
  */
 export function searchIdsJson(
   deps: Deps,

@@ -47,7 +47,12 @@ export const searchRoutes = (deps: Deps) => {
       '/api/search/ids',
       ({ query, guestScoped, set }) => {
         const body = searchIdsJson(deps, parseSearchParams(query), guestScoped)
-        return body ? json(set, body) : notReady(set)
+        if (!body) return notReady(set)
+        // Made here, at once: the bytes sit in a buffer the next unpaged answer reuses, and a
+        // Response copies its body when made.
+        return new Response(body as Uint8Array<ArrayBuffer>, {
+          headers: { 'content-type': JSON_TYPE },
+        })
       },
       { query: SearchModel.search },
     )
@@ -111,8 +116,10 @@ type ResponseSet = { status?: number | string; headers: Record<string, string | 
  * JSON text as the answer, with the content type an object answer gets. Sent through `set`, so
  * the headers set earlier for the request (security, CORS) go out with it.
  */
+const JSON_TYPE = 'application/json;charset=utf-8'
+
 function json<T extends string | Uint8Array>(set: ResponseSet, body: T): T {
-  set.headers['content-type'] = 'application/json;charset=utf-8'
+  set.headers['content-type'] = JSON_TYPE
   return body
 }
 
