@@ -30,6 +30,11 @@ type NamespaceKeys = {
   known: Uint8Array
   /** Slots with a tag in the namespace, by value, then title order: order[0, length). */
   order: Int32Array
+  /**
+   * The tag of each position of `order` (tagOfSlot[order[i]]), so a descending walk finds where
+   * values change reading memory in order: through `order`, a million random reads cost ~30 ms.
+   */
+  tagAt: Int32Array
   length: number
   /** Whether two of its tags hold the same value (`a: x` and `a:x`): rare, and slower to walk. */
   shared: boolean
@@ -124,27 +129,32 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
     }
     for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!
     const order = new Int32Array(Math.max(16, holders + (holders >>> 3)))
+    const tagAt = new Int32Array(order.length)
     const byTitle = store.byTitle
     for (let i = 0; i < byTitle.length; i++) {
       const slot = byTitle[i]!
-      if (tagOfSlot[slot]! >= 0) order[starts[rankOfSlot[slot]!]!++] = slot
+      const tag = tagOfSlot[slot]!
+      if (tag < 0) continue
+      const at = starts[rankOfSlot[slot]!]!++
+      order[at] = slot
+      tagAt[at] = tag
     }
-    const keys: NamespaceKeys = { tagOfSlot, sorted, known, order, length: holders, shared }
+    const keys: NamespaceKeys = { tagOfSlot, sorted, known, order, tagAt, length: holders, shared }
     byNamespace.set(namespace, keys)
     return keys
   }
 
   /** Where `slot` (with its current tag and title) belongs in `keys.order`. */
   const orderPosition = (keys: NamespaceKeys, slot: number) => {
-    const { order, tagOfSlot } = keys
-    const tag = tagOfSlot[slot]!
+    const { order, tagAt } = keys
+    const tag = keys.tagOfSlot[slot]!
     const value = vocab.value(tag)
     let lo = 0
     let hi = keys.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
       const other = order[mid]!
-      const otherTag = tagOfSlot[other]!
+      const otherTag = tagAt[mid]!
       const diff =
         (sameValue(otherTag, tag) ? 0 : compareValues(vocab.value(otherTag), value)) ||
         store.compareSlots(other, slot)
@@ -158,18 +168,25 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
     const at = keys.order.subarray(0, keys.length).indexOf(slot)
     if (at === -1) return
     keys.order.copyWithin(at, at + 1, keys.length)
+    keys.tagAt.copyWithin(at, at + 1, keys.length)
     keys.length--
   }
 
   const insertIntoOrder = (keys: NamespaceKeys, slot: number) => {
     const at = orderPosition(keys, slot)
     if (keys.length === keys.order.length) {
-      const grown = new Int32Array(keys.order.length * 2)
-      grown.set(keys.order)
-      keys.order = grown
+      const grow = (from: Int32Array) => {
+        const grown = new Int32Array(from.length * 2)
+        grown.set(from)
+        return grown
+      }
+      keys.order = grow(keys.order)
+      keys.tagAt = grow(keys.tagAt)
     }
     keys.order.copyWithin(at + 1, at, keys.length)
+    keys.tagAt.copyWithin(at + 1, at, keys.length)
     keys.order[at] = slot
+    keys.tagAt[at] = keys.tagOfSlot[slot]!
     keys.length++
   }
 
@@ -229,7 +246,7 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
       }
       if (count === 0) return out.subarray(0, 0)
       const keys = byNamespace.get(spec.namespace) ?? materialize(spec.namespace)
-      const { order, tagOfSlot, length } = keys
+      const { order, tagAt, tagOfSlot, length } = keys
       if (!spec.desc) {
         for (let i = 0; i < length && n < count; i++) {
           const slot = order[i]!
@@ -240,10 +257,10 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
         // Values from the last down, equal values still in title order.
         let end = length
         while (end > 0 && n < count) {
-          const tag = tagOfSlot[order[end - 1]!]!
+          const tag = tagAt[end - 1]!
           let begin = end - 1
           while (begin > 0) {
-            const previous = tagOfSlot[order[begin - 1]!]!
+            const previous = tagAt[begin - 1]!
             if (previous !== tag && !(keys.shared && sameValue(previous, tag))) break
             begin--
           }
