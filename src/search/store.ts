@@ -8,6 +8,7 @@ import { createIdColumn, MAX_ID } from './id-column.ts'
 import { createIdTable } from './id-table.ts'
 import { freshAsciiCopy } from './locality.ts'
 import { foldCase } from './query.ts'
+import { sortByTitle } from './title-order.ts'
 import { createTextColumn } from './text-column.ts'
 import type { Vocabulary } from './vocabulary.ts'
 
@@ -349,9 +350,11 @@ export function createStore(vocab: Vocabulary) {
      * (an unpaged answer of 488,000 ids read ~10x faster in order than scattered).
      */
     sortTitles() {
-      byTitle.length = 0
-      for (let s = 0; s < capacity; s++) if (alive[s]) byTitle.push(s)
-      byTitle.sort(compareSlots)
+      const live: number[] = []
+      for (let s = 0; s < capacity; s++) if (alive[s]) live.push(s)
+      const sorted = sortByTitle(live, (s) => title[s]!, compareSlots)
+      byTitle.length = sorted.length
+      for (let i = 0; i < sorted.length; i++) byTitle[i] = sorted[i]!
       const count = byTitle.length
       const slotFor = new Int32Array(Math.max(capacity, 1)).fill(-1)
       for (let i = 0; i < count; i++) slotFor[byTitle[i]!] = i
