@@ -1,5 +1,6 @@
 // Queries of the catalog tables (archives, archive_pages). Hot lookups are prepared once per db.
 import { and, eq, inArray, sql } from 'drizzle-orm'
+import type { Statement } from 'bun:sqlite'
 import type { Db } from '../client.ts'
 import { archives, archivePages } from '../schema/archives.ts'
 
@@ -72,33 +73,36 @@ export function listArchivesAfter(
 
 type IndexColumns = 'id' | 'title' | 'tags' | 'isnew' | 'progress' | 'pagecount' | 'lastreadtime'
 
-/** Only the columns the search index reads, for every linked archive (its build at start). */
+/** id, title, tags, isnew (0 or 1), progress, pagecount, lastreadtime, rowid: an index batch row. */
+type IndexRowValues = [string, string, string, number, number, number, number, number]
+
+const indexBatchStatements = new WeakMap<Db, Statement<IndexRowValues, [number, number]>>()
+
+/**
+ * Only the columns the search index reads, for every linked archive (its build at start). A raw
+ * statement read as value arrays: drizzle's select and row mapping took ~3 s of a million-row
+ * read that takes ~1 s this way.
+ */
 export function* listIndexArchives(
   db: Db,
   batch = 10_000,
 ): Generator<Pick<ArchiveRow, IndexColumns>> {
+  let statement = indexBatchStatements.get(db)
+  if (!statement) {
+    statement = db.$client.prepare<IndexRowValues, [number, number]>(
+      `SELECT id, title, tags, isnew, progress, pagecount, lastreadtime, rowid FROM archives
+       WHERE unlinked = 0 AND rowid > ?1 ORDER BY rowid LIMIT ?2`,
+    )
+    indexBatchStatements.set(db, statement)
+  }
   // Read in rowid batches: at a million archives the whole result alone took ~1 GB of RSS.
   let after = 0
   for (;;) {
-    const rows = db
-      .select({
-        rowid: sql<number>`${archives}.rowid`,
-        id: archives.id,
-        title: archives.title,
-        tags: archives.tags,
-        isnew: archives.isnew,
-        progress: archives.progress,
-        pagecount: archives.pagecount,
-        lastreadtime: archives.lastreadtime,
-      })
-      .from(archives)
-      .where(and(eq(archives.unlinked, false), sql`${archives}.rowid > ${after}`))
-      .orderBy(sql`${archives}.rowid`)
-      .limit(batch)
-      .all()
-    for (const { rowid: _, ...row } of rows) yield row
+    const rows = statement.values(after, batch) as IndexRowValues[]
+    for (const [id, title, tags, isnew, progress, pagecount, lastreadtime] of rows)
+      yield { id, title, tags, isnew: isnew !== 0, progress, pagecount, lastreadtime }
     if (rows.length < batch) return
-    after = rows.at(-1)!.rowid
+    after = rows[rows.length - 1]![7]
   }
 }
 
