@@ -34,7 +34,8 @@ export type EntryName = { name: string; isDirectory: boolean; isSpecial?: boolea
 
 /**
  * The page list of an archive: refuses the whole archive when any name is unsafe (a crafted
- * archive is not worth half-serving), keeps image files, orders them naturally by full path.
+ * archive is not worth half-serving), keeps image files, orders them naturally by full path, then
+ * moves cover pages first and credit pages last (LANraragi's page order, `orderPages`).
  */
 export function selectPages(entries: Iterable<EntryName>): string[] {
   const pages = new Set<string>()
@@ -46,7 +47,29 @@ export function selectPages(entries: Iterable<EntryName>): string[] {
       throw fail.unprocessable(`unsafe entry name: ${JSON.stringify(entry.name)} (${reason})`)
     if (!entry.isDirectory && !entry.isSpecial && isPageName(entry.name)) pages.add(entry.name)
   }
-  return [...pages].sort(naturalCompare)
+  return orderPages([...pages].sort(naturalCompare))
+}
+
+// LANraragi's get_filelist patterns, matched on the full entry path as it does: a "cover" page
+// that is not a back, end or rear cover (nor "recover", "discover") opens the archive; notes,
+// translator credits and 999... pages close it.
+const COVER_PAGE = /^(?!.*(back|end|rear|recover|discover)).*cover/i
+const CREDIT_PAGE = /^end_card_save_file|notes?\.[^.]*$|^artist_info|credit|^999/i
+
+/**
+ * Cover pages first and credit pages last, each group keeping its order. A page matching both
+ * counts as a cover (LANraragi would list it twice).
+ */
+export function orderPages(sorted: string[]): string[] {
+  const covers: string[] = []
+  const pages: string[] = []
+  const credits: string[] = []
+  for (const name of sorted) {
+    if (COVER_PAGE.test(name)) covers.push(name)
+    else if (CREDIT_PAGE.test(name)) credits.push(name)
+    else pages.push(name)
+  }
+  return [...covers, ...pages, ...credits]
 }
 
 /** readPage accepts only exact names from the listing, so a crafted path never reaches a reader. */

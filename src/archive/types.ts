@@ -3,7 +3,8 @@ export type ArchiveFormat = 'zip' | 'tar' | 'rar' | '7z' | 'tar.gz' | 'tar.bz2' 
 
 export type ArchiveReader = {
   /**
-   * Image entries (jpg, jpeg, png, gif, webp, avif, bmp, jxl) in natural order. Throws
+   * Image entries (the page extensions of model/formats.ts) in page order: natural, covers
+   * first and credits last (archive/entries.ts, orderPages). Throws
    * AppError 'unprocessable' when the file is not a readable archive (corrupt, encrypted,
    * a bomb past the limits, unsafe entry names only), with the reason as message.
    */

@@ -23,16 +23,23 @@ const ARCHIVE_MIME_TYPES = {
   txz: 'application/x-xz',
 } as const satisfies Record<string, string>
 
-/** Page image extensions (lower-case) and their MIME types. */
+/**
+ * Page image extensions (lower-case) and their MIME types: LANraragi's list (`is_image`), so an
+ * archive has the same pages here. HEIC pages are served as they are; the thumbnailer cannot
+ * decode HEVC, so their thumbnails fail like any undecodable page's.
+ */
 const PAGE_MIME_TYPES = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
+  jfif: 'image/jpeg',
   png: 'image/png',
   gif: 'image/gif',
   webp: 'image/webp',
   avif: 'image/avif',
   bmp: 'image/bmp',
   jxl: 'image/jxl',
+  heif: 'image/heif',
+  heic: 'image/heic',
 } as const satisfies Record<string, string>
 
 /** Sent for an extension not in the tables (a stored row from an older list, say). */

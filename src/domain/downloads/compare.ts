@@ -9,6 +9,7 @@ import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { findDownloadItem, type DownloadItemRow } from '../../db/repos/downloads.repo.ts'
 import { AppError, fail } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
+import { naturalCompare } from '../../model/natural-sort.ts'
 import { toAbsolutePath } from '../archives/files.ts'
 import { asReadFailure } from '../archives/read-failure.ts'
 import {
@@ -139,9 +140,13 @@ async function measure(
   }
 }
 
-/** Pages of one side in natural order (the reader's list; side b without its patch pages). */
-export function sidePages(deps: Pick<Deps, 'reader'>, sides: CompareSides, side: Side) {
-  return deps.reader.listPages(side === 'a' ? sides.aPath : sides.bPath)
+/**
+ * Pages of one side in natural order (the reader's pages; side b without its patch pages): the
+ * spec's "natural-sort page position", not the reader's order, which puts covers first.
+ */
+export async function sidePages(deps: Pick<Deps, 'reader'>, sides: CompareSides, side: Side) {
+  const pages = await deps.reader.listPages(side === 'a' ? sides.aPath : sides.bPath)
+  return [...pages].sort(naturalCompare)
 }
 
 /** Runs the whole comparison, reporting each pair's coarse sample, then its precise one. */
