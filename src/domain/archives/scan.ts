@@ -12,16 +12,10 @@ import {
 } from '../../db/repos/archives.repo.ts'
 import { commit, type Write } from '../commit.ts'
 import { AppError } from '../../errors.ts'
-import {
-  computeArchiveId,
-  isArchiveFile,
-  splitFileName,
-  toAbsolutePath,
-  toContentPath,
-} from './files.ts'
+import { computeArchiveId, splitFileName, toAbsolutePath, toContentPath } from './files.ts'
 import { insertCatalogRow, type ReadArchive } from './catalog-row.ts'
 import { hideArchive, patchArchive } from './save.ts'
-import { reasonOf, walkContentFolder } from './walk.ts'
+import { reasonOf, walkArchiveFiles } from './walk.ts'
 import { deleteThumbnails } from './thumbnails.ts'
 
 /** Files read in parallel: hashing and directory reads are I/O bound. */
@@ -79,7 +73,7 @@ export async function scanContentFolder(
     duplicates: [],
     unreadable: [],
   }
-  const walk = await walkContentFolder(contentDir, isArchiveFile)
+  const walk = await walkArchiveFiles(contentDir)
   const files = walk.files
   result.unreadable.push(...walk.unreadable)
   const known = new Map(listArchiveFileStamps(deps.db).map((row) => [row.path, row]))

@@ -3,11 +3,12 @@
 // and an entry that cannot be reached (a loop, a broken link, no permission, a name too long) is
 // skipped with a warning: one bad entry never fails the walk, only an unreadable content folder.
 import type { Dirent, Stats } from 'node:fs'
-import { readdir, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { basename, join } from 'node:path'
 import { AppError } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
-import { toContentPath } from './files.ts'
+import { isArchiveFile, toContentPath } from './files.ts'
+import { IGNORE_FILE_NAME, isIgnored, parseIgnoreFile, type IgnoreRule } from './ignore-file.ts'
 
 const log = createLogger('scan')
 
@@ -107,4 +108,34 @@ export async function walkContentFolder(
     for (const { folder, isLink } of subfolders.reverse()) (isLink ? linked : plain).push(folder)
   }
   return walk
+}
+
+/**
+ * The archive files of the content folder as the catalogue takes them: the walk for archive
+ * names, less what the `.lrrignore` files met on the way leave out (docs/api.md, Scanning).
+ */
+export async function walkArchiveFiles(contentDir: string): Promise<ContentWalk> {
+  const wanted = (name: string) => name === IGNORE_FILE_NAME || isArchiveFile(name)
+  const walk = await walkContentFolder(contentDir, wanted)
+  const rules = new Map<string, IgnoreRule[]>()
+  const files: string[] = []
+  for (const absPath of walk.files) {
+    if (basename(absPath) !== IGNORE_FILE_NAME) {
+      files.push(absPath)
+      continue
+    }
+    const path = toContentPath(contentDir, absPath)
+    try {
+      const own = parseIgnoreFile(await readFile(absPath, 'utf8'))
+      if (own.length > 0) rules.set(path.slice(0, Math.max(0, path.lastIndexOf('/'))), own)
+    } catch (error) {
+      log.warn('skipped an ignore file of the content folder', { path, reason: reasonOf(error) })
+    }
+  }
+  const kept = (path: string) => basename(path) !== IGNORE_FILE_NAME && !isIgnored(rules, path)
+  return {
+    files: files.filter((absPath) => !isIgnored(rules, toContentPath(contentDir, absPath))),
+    unreadable: walk.unreadable.filter((entry) => kept(entry.path)),
+    skippedDirs: walk.skippedDirs,
+  }
 }

@@ -4,8 +4,8 @@
 import { linkedArchiveIdsByPath } from '../../db/repos/database.repo.ts'
 import type { Deps } from '../../deps.ts'
 import { naturalCompare } from '../../model/natural-sort.ts'
-import { isArchiveFile, toContentPath } from '../archives/files.ts'
-import { walkContentFolder } from '../archives/walk.ts'
+import { toContentPath } from '../archives/files.ts'
+import { walkArchiveFiles } from '../archives/walk.ts'
 
 /** A catalogued archive: its id and content-relative path ('/'-separated). */
 export type FolderArchive = { id: string; path: string }
@@ -14,7 +14,7 @@ export type FolderArchive = { id: string; path: string }
 export async function catalogedArchivesOnDisk(
   deps: Pick<Deps, 'db' | 'config'>,
 ): Promise<FolderArchive[]> {
-  const walk = await walkContentFolder(deps.config.contentDir, isArchiveFile)
+  const walk = await walkArchiveFiles(deps.config.contentDir)
   const byPath = linkedArchiveIdsByPath(deps.db)
   const out: FolderArchive[] = []
   for (const file of walk.files) {
