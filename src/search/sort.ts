@@ -12,6 +12,9 @@ export type SortSpec = { by: 'title' | 'lastread' | 'namespace'; namespace: stri
 
 const DIGITS = /^\d{1,15}$/
 
+/** Namespaces holding a date, which a Tankoubon without its own takes from its newest member. */
+const DATE_NAMESPACES: ReadonlySet<string> = new Set(['date_added', 'timestamp'])
+
 /** naturalCompare with a fast path for plain numbers (it orders those by value as well). */
 function compareValues(a: string, b: string): number {
   if (DIGITS.test(a) && DIGITS.test(b)) {
@@ -53,10 +56,27 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
     return found
   }
 
-  // A Tankoubon sorts by its own tag; its members' tags stand in only when it has none.
+  /** The namespace's tag of greatest value among `tags`, -1 when none. */
+  const newestIn = (tags: ArrayLike<number>, namespace: string) => {
+    let found = -1
+    for (let i = 0; i < tags.length; i++) {
+      const tag = tags[i]!
+      if (vocab.namespace(tag) !== namespace) continue
+      if (found < 0 || compareValues(vocab.value(tag), vocab.value(found)) > 0) found = tag
+    }
+    return found
+  }
+
+  // A Tankoubon sorts by its own tag; its members' tags stand in only when it has none: for a
+  // date (date_added, timestamp) the newest member's, as LANraragi imputes it (and the one date
+  // its hit shows), for other namespaces the last one.
   const lastTagIn = (slot: number, namespace: string) => {
-    const own = store.kind[slot] === TANK ? lastIn(ownTagsOf(slot), namespace) : -1
-    return own >= 0 ? own : lastIn(store.tagsOf(slot), namespace)
+    if (store.kind[slot] !== TANK) return lastIn(store.tagsOf(slot), namespace)
+    const own = lastIn(ownTagsOf(slot), namespace)
+    if (own >= 0) return own
+    return DATE_NAMESPACES.has(namespace)
+      ? newestIn(store.tagsOf(slot), namespace)
+      : lastIn(store.tagsOf(slot), namespace)
   }
 
   const learn = (keys: NamespaceKeys, tag: number) => {
