@@ -252,6 +252,7 @@ export const POLICY: Record<string, RoutePolicy> = {
   'GET /api/opds/categories/:id': { op: 'opds_category', access: 'any', guestScope: true },
   'GET /api/opds/search': { op: 'opds_search', access: 'any', guestScope: true },
   'GET /api/opds/:list': { op: 'opds_list', access: 'any', guestScope: true },
+  'GET /api/opds/:list/pse': { op: 'serve_opds_page', access: 'any', guestScope: true },
 
   // download queue (routes/download-queue.ts)
   'GET /api/download_queue': { op: 'list_download_queue', access: 'any' },

@@ -73,7 +73,7 @@ describe('GET/PUT /api/archives/:id/metadata', () => {
     expect(await json(bad)).toMatchObject({ operation: 'metadata', success: 0 })
     const unknown = await app.req(`/api/archives/${'a'.repeat(40)}/metadata`, { cookie })
     expect(unknown.status).toBe(400)
-    expect((await json(unknown)).error).toContain('aaaa')
+    expect((await json(unknown)).error).toBe("This ID doesn't exist on the server.")
   })
 
   it('overwrites title, tags and summary from the query', async () => {
@@ -237,7 +237,9 @@ describe('New flag, toc and progress', () => {
     })
     app.deps.settings.update({ server_tracks_progress: true })
     expect(res.status).toBe(400)
-    expect((await json(res)).error).toContain('tracking')
+    expect((await json(res)).error).toBe(
+      'Server-side Progress Tracking is disabled on this instance.',
+    )
   })
 })
 

@@ -196,7 +196,7 @@ describe('PUT /api/archives/upload', () => {
       expect(await res.json()).toEqual({
         operation: 'upload',
         success: 0,
-        error: `Unsupported file type: ${name}`,
+        error: `Unsupported File Extension (${name})`,
       })
     }
     expect(readdirSync(app.contentDir)).toEqual([])

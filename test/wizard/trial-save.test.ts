@@ -129,7 +129,7 @@ export async function execMetadata(ctx) {
       archive_id: 'a'.repeat(40),
     })
     expect(status).toBe(400)
-    expect(body.error).toMatch(/No archive with ID/)
+    expect(body.error).toBe("This ID doesn't exist on the server.")
   })
 
   it('answers 400 for a source whose pluginInfo() is not a valid manifest', async () => {

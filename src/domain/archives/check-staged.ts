@@ -78,7 +78,7 @@ export async function checkStaged(
   if (checksum !== undefined && !/^[0-9a-fA-F]{40}$/.test(checksum))
     throw fail.bad_request('file_checksum must be a SHA-1 in hex.')
   if (checksum && staged.sha1 !== checksum.toLowerCase())
-    throw fail.checksum_mismatch('Checksum mismatch: the uploaded file is not the one announced.')
+    throw fail.checksum_mismatch(`Checksum mismatch: expected ${checksum}, got ${staged.sha1}.`)
   // The extension is one we read (checked when staged), so bytes of no archive format are a
   // file that cannot be processed (422), not a type we do not support (415).
   if (!detectFormatOf(await headOf(staged.path)))

@@ -71,19 +71,21 @@ export function removeTocEntry(deps: Deps, row: ArchiveRow, page: number): Promi
   })
 }
 
+/** LANraragi's refusals of a progress update, word for word (its API documentation lists them). */
+export const PROGRESS_DISABLED = 'Server-side Progress Tracking is disabled on this instance.'
+/** Any page it will not store: not a number, below 1 (without force) or past the page count. */
+export const INVALID_PROGRESS = 'Invalid progress value.'
+
 /** Forgets where the archive was read to: progress and lastreadtime back to 0 (never read). */
 export function clearProgress(deps: Deps, row: ArchiveRow): Promise<ArchiveRow> {
-  if (!deps.settings.get('server_tracks_progress'))
-    throw fail.bad_request('Server-side progress tracking is disabled on this instance.')
+  if (!deps.settings.get('server_tracks_progress')) throw fail.bad_request(PROGRESS_DISABLED)
   return deps.locks.withLock(row.id, () => write(deps, row.id, { progress: 0, lastreadtime: 0 }))
 }
 
 /** Sets progress and lastreadtime (server time); counts the page towards total_pages_read. */
 export function setProgress(deps: Deps, row: ArchiveRow, page: number): Promise<ArchiveRow> {
-  if (!deps.settings.get('server_tracks_progress'))
-    throw fail.bad_request('Server-side progress tracking is disabled on this instance.')
-  if (page > row.pagecount)
-    throw fail.bad_request(`Page ${page} is past the end of this archive (${row.pagecount} pages).`)
+  if (!deps.settings.get('server_tracks_progress')) throw fail.bad_request(PROGRESS_DISABLED)
+  if (page > row.pagecount) throw fail.bad_request(INVALID_PROGRESS)
   return deps.locks.withLock(row.id, () => {
     const updated = write(deps, row.id, {
       progress: page,

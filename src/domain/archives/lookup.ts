@@ -26,6 +26,9 @@ export function* visibleArchiveBatches(deps: Deps, guestScoped: boolean): Genera
   }
 }
 
+/** LANraragi's answer to an id it does not have (its metadata read's words). */
+const UNKNOWN_ID = "This ID doesn't exist on the server."
+
 /**
  * 400 for a malformed or unknown id (the spec's status). A guest-scoped caller gets 404 for any
  * well-formed id it may not read, known or not: a 400 for unknown ids only would tell it which
@@ -39,8 +42,7 @@ export function requireArchive(
   const id = parseArchiveId(rawId)
   const row = findArchive(deps.db, id)
   const missing = !row || row.unlinked
-  if (guestScoped && (missing || !guestVisibleIds(deps).has(id)))
-    throw fail.not_found(`No archive with ID ${id}.`)
-  if (missing) throw fail.bad_request(`No archive with ID ${id}.`)
+  if (guestScoped && (missing || !guestVisibleIds(deps).has(id))) throw fail.not_found(UNKNOWN_ID)
+  if (missing) throw fail.bad_request(UNKNOWN_ID)
   return row
 }

@@ -72,7 +72,8 @@ export async function stageUpload(
 ): Promise<StagedUpload> {
   // Only the base name counts, as LANraragi does: browsers may send a client path with it.
   const name = validateFileName(clientName.split(/[/\\]/).pop() ?? '')
-  if (!archiveExtension(name)) throw fail.unsupported(`Unsupported file type: ${name}`)
+  // LANraragi's words (its API documentation's 415 example).
+  if (!archiveExtension(name)) throw fail.unsupported(`Unsupported File Extension (${name})`)
   const path = join(deps.config.tempDir, `${STAGED_PREFIX}${crypto.randomUUID()}`)
   const whole = new Bun.CryptoHasher('sha1')
   const prefix = new Bun.CryptoHasher('sha1')

@@ -15,11 +15,14 @@ export function getBookmarkLink(deps: Deps): string {
   return row && row.search === '' ? id : ''
 }
 
+/** Refusals name the id they were given, as LANraragi's do (`category_id` beside `error`). */
 export function setBookmarkLink(deps: Deps, rawId: string): string {
-  if (!isCategoryId(rawId)) throw fail.bad_request('Input category ID is invalid.')
+  const named = { category_id: rawId.slice(0, 64) }
+  if (!isCategoryId(rawId)) throw fail.bad_request('Input category ID is invalid.', named)
   const row = findCategory(deps.db, rawId)
-  if (!row) throw fail.not_found('Category does not exist!')
-  if (row.search !== '') throw fail.bad_request('Cannot link bookmark to a dynamic category.')
+  if (!row) throw fail.not_found('Category does not exist!', named)
+  if (row.search !== '')
+    throw fail.bad_request('Cannot link bookmark to a dynamic category.', named)
   deps.settings.setInternal(LINK_KEY, row.id)
   return row.id
 }

@@ -12,7 +12,7 @@ import {
 } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { isTankoubonId } from '../../model/ids.ts'
-import { clearProgress, setNewFlag } from '../archives/edit.ts'
+import { PROGRESS_DISABLED, clearProgress, setNewFlag } from '../archives/edit.ts'
 import { getThumbnail, type ThumbnailOutcome } from '../archives/thumbnails.ts'
 import { commit } from '../commit.ts'
 import { guestVisibleIds } from '../search/guest-scope.ts'
@@ -156,8 +156,7 @@ export async function setTankArchiveProgress(
 ): Promise<{ id: string; page: number; lastreadtime: number }> {
   const tank = requireTank(deps, id, false)
   if (page > 0) return updateTankProgress(deps, tank.id, page, null)
-  if (!deps.settings.get('server_tracks_progress'))
-    throw fail.bad_request('Server-side progress tracking is disabled on this instance.')
+  if (!deps.settings.get('server_tracks_progress')) throw fail.bad_request(PROGRESS_DISABLED)
   assertUnlocked(deps, [tank.id])
   for (const member of findArchives(deps.db, listTankMembers(deps.db, tank.id)))
     if (!member.unlinked) await clearProgress(deps, member)

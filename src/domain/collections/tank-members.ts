@@ -2,24 +2,27 @@
 // Each write is one immediate transaction, so concurrent appends never lose a member.
 import type { Deps } from '../../deps.ts'
 import { findArchive, findArchives } from '../../db/repos/archives.repo.ts'
-import type { TankoubonRow } from '../../db/repos/tankoubons.repo.ts'
+import { findTankoubon, type TankoubonRow } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { normalizeTags } from '../../model/tags.ts'
-import { isArchiveId, parseArchiveId } from '../../model/ids.ts'
-import { assertUnlocked, requireTankoubon } from './tank-record.ts'
+import { isArchiveId, isTankoubonId, parseArchiveId } from '../../model/ids.ts'
+import { assertUnlocked } from './tank-record.ts'
 import { cleanTankoubonName } from './tankoubons.ts'
 import { commit } from '../commit.ts'
 import { appendMember, patchTankoubon, removeMember } from './tank-save.ts'
 
 export type TankoubonUpdate = {
   archives?: string[]
-  metadata?: { name?: string; summary?: string; tags?: string }
+  /** `append`: the tags join the Tankoubon's own instead of replacing them (LANraragi's key). */
+  metadata?: { name?: string; summary?: string; tags?: string; append?: boolean }
 }
 
 function validateArchiveList(deps: Deps, ids: string[]): string[] {
   const seen = new Set<string>()
   for (const id of ids) {
-    if (!isArchiveId(id)) throw fail.bad_request(`Invalid archive ID: ${String(id).slice(0, 64)}`)
+    // LANraragi words a malformed id as any id it does not have.
+    if (!isArchiveId(id))
+      throw fail.bad_request(`${String(id).slice(0, 64)} does not exist in the database.`)
     if (seen.has(id)) throw fail.bad_request(`${id} is listed more than once.`)
     seen.add(id)
   }
@@ -29,21 +32,32 @@ function validateArchiveList(deps: Deps, ids: string[]): string[] {
   return ids
 }
 
-function metadataPatch(metadata: NonNullable<TankoubonUpdate['metadata']>): Partial<TankoubonRow> {
+/** The Tankoubon a member edit names; LANraragi's edits word an unknown one so (its reads not). */
+function requireEditedTank(deps: Deps, rawId: string): TankoubonRow {
+  const row = isTankoubonId(rawId) ? findTankoubon(deps.db, rawId) : undefined
+  if (!row) throw fail.bad_request(`${rawId.slice(0, 64)} doesn't exist in the database!`)
+  return row
+}
+
+function metadataPatch(
+  metadata: NonNullable<TankoubonUpdate['metadata']>,
+  row: TankoubonRow,
+): Partial<TankoubonRow> {
   const patch: Partial<TankoubonRow> = {}
   // A blank name keeps the old one, as in LANraragi.
   if (metadata.name !== undefined && metadata.name.trim() !== '') {
     patch.name = cleanTankoubonName(metadata.name)
   }
   if (metadata.summary !== undefined) patch.summary = metadata.summary
-  if (metadata.tags !== undefined) patch.tags = normalizeTags(metadata.tags)
+  if (metadata.tags !== undefined)
+    patch.tags = normalizeTags(metadata.append ? `${row.tags}, ${metadata.tags}` : metadata.tags)
   return patch
 }
 
 /** Applies the keys sent; returns the success message naming the Tankoubon. */
 export function updateTankoubon(deps: Deps, rawId: string, update: TankoubonUpdate): string {
-  const row = requireTankoubon(deps, rawId)
-  const patch = update.metadata ? metadataPatch(update.metadata) : {}
+  const row = requireEditedTank(deps, rawId)
+  const patch = update.metadata ? metadataPatch(update.metadata, row) : {}
   // A new member list moves every global page: the cover goes back to the first member's.
   if (update.archives) patch.thumbnailPage = null
   assertUnlocked(deps, [row.id])
@@ -55,7 +69,7 @@ export function updateTankoubon(deps: Deps, rawId: string, update: TankoubonUpda
 }
 
 export function appendToTankoubon(deps: Deps, rawId: string, rawArchive: string): string {
-  const row = requireTankoubon(deps, rawId)
+  const row = requireEditedTank(deps, rawId)
   const archiveId = parseArchiveId(rawArchive)
   assertUnlocked(deps, [row.id])
   const archive = commit(deps, (w) => {
@@ -73,7 +87,7 @@ export function appendToTankoubon(deps: Deps, rawId: string, rawArchive: string)
  * like a removal, as in LANraragi, unless the archive does not exist at all (400).
  */
 export function removeFromTankoubon(deps: Deps, rawId: string, rawArchive: string): string {
-  const row = requireTankoubon(deps, rawId)
+  const row = requireEditedTank(deps, rawId)
   const archiveId = parseArchiveId(rawArchive)
   assertUnlocked(deps, [row.id])
   // The member's pages leave the global page numbers: the cover goes back to the default.

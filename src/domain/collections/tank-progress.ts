@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts'
 import { findArchive } from '../../db/repos/archives.repo.ts'
 import { listTankMembers } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
-import { setProgress } from '../archives/edit.ts'
+import { PROGRESS_DISABLED, setProgress } from '../archives/edit.ts'
 import type { Scope } from '../search/guest-scope.ts'
 import { loadMemberPages, resolveGlobalPage, totalPages, type ResolvedPage } from './tank-pages.ts'
 import { assertUnlocked, requireTankoubon } from './tank-record.ts'
@@ -35,7 +35,7 @@ export async function updateTankProgress(
   scope: Scope,
 ): Promise<{ id: string; page: number; lastreadtime: number }> {
   if (!deps.settings.get('server_tracks_progress')) {
-    throw fail.bad_request('Server-side Progress Tracking is disabled on this instance.')
+    throw fail.bad_request(PROGRESS_DISABLED)
   }
   const resolved = resolveTankPage(deps, rawId, page, scope)
   const id = rawId

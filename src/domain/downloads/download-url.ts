@@ -34,8 +34,10 @@ export function matchingDownloadPlugin(deps: Pick<Deps, 'db'>, url: string): str
 export async function queueDownloadUrl(
   deps: Deps,
   query: { url?: string; catid?: string },
-): Promise<{ job: number; url: string; plugin: string }> {
+): Promise<{ job: number; url: string; category: string | null; plugin: string }> {
   const url = query.url?.trim() ?? ''
+  // LANraragi's words for a request without a URL.
+  if (!url) throw fail.bad_request('No URL specified.')
   if (!/^https?:\/\/\S+$/i.test(url)) throw fail.bad_request('url must be an http(s) URL.')
   if (query.catid && !isCategoryId(query.catid)) throw fail.bad_request('Invalid category id.')
   if (query.catid) checkItemCategory(deps, query.catid)
@@ -47,7 +49,8 @@ export async function queueDownloadUrl(
     plugin,
     ...(query.catid ? { category: query.catid } : {}),
   })
-  return { job, url, plugin }
+  // `category` as LANraragi answers it: the catid sent, null without one.
+  return { job, url, category: query.catid || null, plugin }
 }
 
 /** The `download_url` job: the plugin's resources fetched and catalogued; a clash fails it. */

@@ -2,28 +2,25 @@
 // the Page Streaming Extension 1.2 link on every entry. Hrefs are root-relative, resolved by the
 // client against the feed's own URL, so a reverse proxy's host name never has to be known here.
 import type { Deps } from '../../deps.ts'
-import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { listCategoryRows, listGuestCategoryRows } from '../../db/repos/categories.repo.ts'
 import { fail } from '../../errors.ts'
-import { archiveMimeType } from '../../model/formats.ts'
-import { splitTags, tagNamespace } from '../../model/tags.ts'
 import { loadHits, searchIds, searchParamsOf, type SearchParams } from '../search/run-search.ts'
+import {
+  NAVIGATION_TYPE,
+  archiveEntry,
+  excludedNamespaces,
+  iso,
+  link,
+  openTag,
+  updatedOf,
+} from './entry.ts'
 import { element } from './xml.ts'
 
-const ATOM = 'application/atom+xml'
-export const NAVIGATION_TYPE = `${ATOM};profile=opds-catalog;kind=navigation`
-export const ACQUISITION_TYPE = `${ATOM};profile=opds-catalog;kind=acquisition`
+export { NAVIGATION_TYPE }
+export const ACQUISITION_TYPE = 'application/atom+xml;profile=opds-catalog;kind=acquisition'
 export const OPENSEARCH_TYPE = 'application/opensearchdescription+xml'
-export const PSE_STREAM_REL = 'http://vaemendis.net/opds-pse/stream'
 
 const ROOT = '/api/opds'
-const NAMESPACES = {
-  xmlns: 'http://www.w3.org/2005/Atom',
-  'xmlns:opds': 'http://opds-spec.org/2010/catalog',
-  'xmlns:opensearch': 'http://a9.com/-/spec/opensearch/1.1/',
-  'xmlns:pse': 'http://vaemendis.net/opds-pse/ns',
-  'xmlns:dcterms': 'http://purl.org/dc/terms/',
-}
 
 /** The acquisition feeds the root lists, by path segment. */
 const LISTS = {
@@ -36,8 +33,6 @@ const LISTS = {
 export type ListName = keyof typeof LISTS
 export const isListName = (name: string): name is ListName => Object.hasOwn(LISTS, name)
 
-const iso = (seconds: number) => new Date(Math.max(0, seconds) * 1000).toISOString()
-
 function feed(
   id: string,
   title: string,
@@ -46,11 +41,9 @@ function feed(
   body: string[],
   extra: string[] = [],
 ): string {
-  let open = '<feed'
-  for (const [key, value] of Object.entries(NAMESPACES)) open += ` ${key}="${value}"`
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `${open}>`,
+    openTag('feed'),
     element('id', {}, id),
     element('title', {}, title),
     element('updated', {}, updated),
@@ -61,9 +54,6 @@ function feed(
     '</feed>',
   ].join('\n')
 }
-
-const link = (rel: string, href: string, type: string, title?: string) =>
-  element('link', { rel, href, type, title })
 
 /** Links every feed carries: the root (start), search, and itself. */
 function commonLinks(self: string, selfType: string): string[] {
@@ -222,7 +212,7 @@ export function acquisitionFeed(
     )
   if (request.page < last)
     links.push(link('next', href(request.path, request.page + 1, request.query), ACQUISITION_TYPE))
-  const excluded = new Set(deps.settings.get('excluded_namespaces').map((n) => n.toLowerCase()))
+  const excluded = excludedNamespaces(deps)
   const thumbType = `image/${deps.settings.get('thumbnail_format')}`
   const updated = rows.reduce((max, row) => Math.max(max, updatedOf(row)), 0)
   return feed(
@@ -237,49 +227,6 @@ export function acquisitionFeed(
       element('opensearch:startIndex', {}, String(start + 1)),
     ],
   )
-}
-
-const updatedOf = (row: ArchiveRow) =>
-  Math.max(row.createdAt, Math.floor(row.mtimeMs / 1000), row.lastreadtime)
-
-function archiveEntry(row: ArchiveRow, excluded: ReadonlySet<string>, thumbType: string): string {
-  const base = `/api/archives/${row.id}`
-  const tags = splitTags(row.tags)
-  const authors = tags
-    .filter((tag) => tagNamespace(tag) === 'artist')
-    .map((tag) => `<author>${element('name', {}, tag.slice(tag.indexOf(':') + 1).trim())}</author>`)
-  const categories = tags
-    .filter((tag) => !excluded.has(tagNamespace(tag)))
-    .map((tag) => element('category', { term: tag, label: tag }))
-  // PSE numbers pages from 0 ({pageNumber} and lastRead); the page route takes them with
-  // zero_based=true. Progress 0 means never read: no lastRead then.
-  const stream = element('link', {
-    rel: PSE_STREAM_REL,
-    type: 'image/jpeg',
-    href: `${base}/page?page={pageNumber}&zero_based=true&max_width={maxWidth}`,
-    'pse:count': row.pagecount,
-    'pse:lastRead': row.progress > 0 ? row.progress - 1 : undefined,
-    'pse:lastReadDate': row.lastreadtime > 0 ? iso(row.lastreadtime) : undefined,
-  })
-  return [
-    '<entry>',
-    element('title', {}, row.title),
-    element('id', {}, `urn:tankobun:${row.id}`),
-    element('updated', {}, iso(updatedOf(row))),
-    ...authors,
-    ...(row.summary.trim() ? [element('summary', { type: 'text' }, row.summary)] : []),
-    ...categories,
-    link('http://opds-spec.org/image', `${base}/thumbnail`, thumbType),
-    link('http://opds-spec.org/image/thumbnail', `${base}/thumbnail`, thumbType),
-    link(
-      'http://opds-spec.org/acquisition',
-      `${base}/download`,
-      archiveMimeType(row.extension),
-      `${row.filename}.${row.extension}`,
-    ),
-    stream,
-    '</entry>',
-  ].join('\n')
 }
 
 /** GET /api/opds/opensearch.xml: the search template, in the server's search syntax. */

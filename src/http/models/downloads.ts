@@ -53,6 +53,8 @@ export const DownloadModel = {
   ),
   renameBody: t.Object({ filename: t.String({ maxLength: 1024 }) }),
   downloadUrlQuery: t.Object({ url: t.Optional(t.String()), catid: t.Optional(t.String()) }),
+  /** The same params in a form (or JSON) body; the query's win (http/params.ts, requestParam). */
+  downloadUrlBody: t.Optional(t.Object({}, { additionalProperties: true })),
 }
 
 /** A queue item on the wire; the staged file's server path is never shown. */

@@ -31,6 +31,7 @@ export const TankoubonModel = {
           name: t.Optional(t.String()),
           summary: t.Optional(t.String()),
           tags: t.Optional(t.String()),
+          append: t.Optional(t.Boolean()),
         }),
       ),
     }),

@@ -17,6 +17,7 @@ import {
 } from '../models/archives.ts'
 import { requireArchive, visibleArchiveBatches } from '../../domain/archives/lookup.ts'
 import {
+  INVALID_PROGRESS,
   addTocEntry,
   removeTocEntry,
   setNewFlag,
@@ -24,24 +25,17 @@ import {
   setProgress,
   updateMetadata,
 } from '../../domain/archives/edit.ts'
-import {
-  listFiles,
-  pageDimensions,
-  pageEtag,
-  pageEntry,
-  readPageBytes,
-} from '../../domain/archives/pages.ts'
+import { listFiles, pageDimensions, pageEntry } from '../../domain/archives/pages.ts'
 import { deleteArchive, deleteArchives, deletePatch } from '../../domain/archives/remove.ts'
 import { renameArchive } from '../../domain/archives/rename.ts'
-import { clampWidth, resizedEtag, resizedPage } from '../../domain/archives/page-resize.ts'
+import { clampWidth } from '../../domain/archives/page-resize.ts'
 import { discardStagedUpload, stageUpload } from '../../domain/archives/stage.ts'
 import { ingestStaged } from '../../domain/archives/upload.ts'
 import { getThumbnail, queuePageThumbnails, setCover } from '../../domain/archives/thumbnails.ts'
 import { sendThumbnail } from '../thumbnail-response.ts'
 import { sendArchiveFile } from '../archive-download.ts'
-import { etagMatches } from '../conditional.ts'
+import { sendPage } from '../page-response.ts'
 import { readMultipart } from '../multipart.ts'
-import { pageMimeType } from '../../model/formats.ts'
 import {
   clearTankNewFlags,
   getTankArchiveThumbnail,
@@ -164,30 +158,7 @@ export const archivesRoutes = (deps: Deps) =>
       async ({ params, query, request, guestScoped }) => {
         const { row, entry } = await pageOf(deps, params.id, pageSelector(query), guestScoped)
         const maxWidth = parseMaxWidth(query.max_width)
-        const ifNoneMatch = request.headers.get('if-none-match')
-        const cacheControl = 'private, max-age=604800'
-        const notModified = (etag: string) =>
-          new Response(null, { status: 304, headers: { etag, 'cache-control': cacheControl } })
-        const resizing = maxWidth !== null && deps.settings.get('server_resizes_images')
-        if (resizing) {
-          const etag = resizedEtag(row, entry, maxWidth, deps.settings.get('thumbnail_format'))
-          if (etagMatches(ifNoneMatch, etag)) return notModified(etag)
-        }
-        const etag = pageEtag(row, entry)
-        if (etagMatches(ifNoneMatch, etag)) return notModified(etag)
-        const bytes = await readPageBytes(deps, row, entry)
-        const resized = resizing ? await resizedPage(deps, row, entry, bytes, maxWidth) : null
-        if (resized)
-          return new Response(resized.bytes as Uint8Array<ArrayBuffer>, {
-            headers: {
-              etag: resized.etag,
-              'cache-control': cacheControl,
-              'content-type': resized.contentType,
-            },
-          })
-        return new Response(bytes as Uint8Array<ArrayBuffer>, {
-          headers: { etag, 'cache-control': cacheControl, 'content-type': pageMimeType(entry) },
-        })
+        return sendPage(deps, row, entry, request.headers.get('if-none-match'), maxWidth)
       },
       { params: ArchiveModel.params, query: ArchiveModel.pageQuery },
     )
@@ -205,7 +176,7 @@ export const archivesRoutes = (deps: Deps) =>
       async ({ params, query, body }) => {
         // LANraragi's `force` skips the page checks: clients clear progress with page 0.
         const force = parseFlag(requestParam(query, body, 'force'), 'force')
-        const page = parseInteger(params.page, 'page', { min: force ? 0 : 1 })
+        const page = progressPage(params.page, force)
         if (readsTankAsArchive(deps, params.id))
           return ok(await setTankArchiveProgress(deps, params.id, page))
         const row = requireArchive(deps, params.id)
@@ -259,7 +230,7 @@ export const archivesRoutes = (deps: Deps) =>
         const title = requestParam(query, body, 'title')?.trim()
         if (!title) throw fail.bad_request('Missing title.')
         await addTocEntry(deps, row, page, title)
-        return ok({ successMessage: `Added chapter ${title} at page ${page}.` })
+        return ok({ successMessage: `Added ToC entry for page ${page}.` })
       },
       { params: ArchiveModel.params, query: ArchiveModel.tocQuery, body: ArchiveModel.paramsBody },
     )
@@ -269,7 +240,7 @@ export const archivesRoutes = (deps: Deps) =>
         const row = requireArchive(deps, params.id)
         const page = parseInteger(requestParam(query, body, 'page'), 'page', { min: 1 })
         await removeTocEntry(deps, row, page)
-        return ok({ successMessage: `Removed the chapter at page ${page}.` })
+        return ok({ successMessage: `Removed ToC entry for page ${page}.` })
       },
       { params: ArchiveModel.params, query: ArchiveModel.tocQuery, body: ArchiveModel.paramsBody },
     )
@@ -316,6 +287,13 @@ function pageSelector(query: {
   const zeroBased = parseFlag(query.zero_based, 'zero_based')
   const page = parseInteger(query.page, 'page', { min: zeroBased ? 0 : 1 })
   return { index: zeroBased ? page : page - 1 }
+}
+
+/** The page of a progress update; LANraragi refuses any it cannot store with one message. */
+function progressPage(raw: string, force: boolean): number {
+  if (!/^\d{1,9}$/.test(raw) || (!force && Number(raw) < 1))
+    throw fail.bad_request(INVALID_PROGRESS)
+  return Number(raw)
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps.ts'
 import type { EventOf } from '../../events.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
+import { requestParam } from '../params.ts'
 import { sseResponse } from '../sse.ts'
 import {
   addToQueue,
@@ -170,6 +171,16 @@ export const downloadQueueRoutes = (deps: Deps) =>
         ok({ id: params.id, ...wireOutcome(await renameConflict(deps, params.id, body.filename)) }),
       { params: DownloadModel.idParams, body: DownloadModel.renameBody },
     )
-    .post('/api/download_url', async ({ query }) => ok(await queueDownloadUrl(deps, query)), {
-      query: DownloadModel.downloadUrlQuery,
-    })
+    // `url` and `catid` are request params to LANraragi: the query's, else a form body's (the
+    // spec's multipart body).
+    .post(
+      '/api/download_url',
+      async ({ query, body }) =>
+        ok(
+          await queueDownloadUrl(deps, {
+            url: requestParam(query, body, 'url'),
+            catid: requestParam(query, body, 'catid'),
+          }),
+        ),
+      { query: DownloadModel.downloadUrlQuery, body: DownloadModel.downloadUrlBody },
+    )

@@ -27,7 +27,8 @@ export const infoRoutes = (deps: Deps) =>
         body: t.Optional(t.Object({}, { additionalProperties: true })),
       },
     )
-    .post('/api/shinobu/rescan', () => ok({ job: deps.contentSync.rescan() }))
+    // API-NOTES' job, plus LANraragi's new_pid (its rescan restarts the watcher process).
+    .post('/api/shinobu/rescan', () => ok({ job: deps.contentSync.rescan(), new_pid: process.pid }))
     // Shinobu is LANraragi's watcher process; ours runs in the server process, hence its pid.
     .get('/api/shinobu', () =>
       ok({ is_alive: deps.contentSync.watching() ? 1 : 0, pid: process.pid }),

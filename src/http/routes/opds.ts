@@ -1,6 +1,7 @@
 // OPDS 1.2 catalog routes (docs/clients.md, "OPDS"): Atom XML feeds for e-readers and comic
-// apps, guest-scoped like the archive reads. Until the search index is built the acquisition
-// feeds answer a bare 204, as /api/search does.
+// apps, guest-scoped like the archive reads, and LANraragi's own OPDS reads (one archive's entry,
+// a PSE page). Until the search index is built the acquisition feeds answer a bare 204, as
+// /api/search does.
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
@@ -20,10 +21,16 @@ import {
   searchRequest,
   type AcquisitionRequest,
 } from '../../domain/opds/feeds.ts'
+import { ENTRY_TYPE, entryDocument } from '../../domain/opds/entry.ts'
+import { requireArchive } from '../../domain/archives/lookup.ts'
+import { pageEntry } from '../../domain/archives/pages.ts'
+import { isArchiveId } from '../../model/ids.ts'
+import { sendPage } from '../page-response.ts'
 
 type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
 
 const pageQuery = t.Object({ page: t.Optional(t.String()) })
+const rootQuery = t.Object({ category: t.Optional(t.String()), page: t.Optional(t.String()) })
 const searchQuery = t.Object({ q: t.Optional(t.String()), page: t.Optional(t.String()) })
 
 /** Feed pages past this are refused: the offset stays far within what the index pages. */
@@ -51,7 +58,20 @@ export const opdsRoutes = (deps: Deps) => {
   }
   return new Elysia({ name: 'routes.opds' })
     .use(requestContext(deps))
-    .get('/api/opds', ({ set }) => xml(set, NAVIGATION_TYPE, rootFeed(deps)))
+    .get(
+      '/api/opds',
+      ({ query, set, guestScoped }) => {
+        // LANraragi's catalog takes `category` here: that category's feed (categories/{id}).
+        if (!query.category) return xml(set, NAVIGATION_TYPE, rootFeed(deps))
+        const page = feedPage(query.page)
+        return acquisition(
+          set,
+          categoryRequest(deps, query.category, page, guestScoped),
+          guestScoped,
+        )
+      },
+      { query: rootQuery },
+    )
     .get('/api/opds/opensearch.xml', ({ set }) =>
       xml(set, OPENSEARCH_TYPE, openSearchDescription(deps)),
     )
@@ -79,8 +99,25 @@ export const opdsRoutes = (deps: Deps) => {
       { query: searchQuery },
     )
     .get(
+      '/api/opds/:list/pse',
+      async ({ params, query, request, guestScoped }) => {
+        // LANraragi's OPDS-PSE page read: `page` from 1 (0, none or past the end is page 1).
+        const row = requireArchive(deps, params.list, guestScoped)
+        const page = parseInteger(query.page, 'page', { fallback: 1 })
+        const index = page >= 1 && page <= row.pagecount ? page - 1 : 0
+        const entry = await pageEntry(deps, row, { index })
+        return sendPage(deps, row, entry, request.headers.get('if-none-match'), null)
+      },
+      { params: t.Object({ list: t.String() }), query: pageQuery },
+    )
+    .get(
       '/api/opds/:list',
       ({ params, query, set, guestScoped }) => {
+        // An archive id: LANraragi's single-entry read of that archive.
+        if (isArchiveId(params.list)) {
+          const row = requireArchive(deps, params.list, guestScoped)
+          return xml(set, ENTRY_TYPE, entryDocument(deps, row))
+        }
         if (!isListName(params.list)) throw fail.not_found('No such OPDS feed.')
         return acquisition(set, listRequest(params.list, feedPage(query.page)), guestScoped)
       },

@@ -1,0 +1,42 @@
+// The answer to a page read: the page's bytes with a strong ETag (304 when the client has them),
+// or a resized copy when asked for one. Shared by the archive page route and OPDS-PSE.
+import type { Deps } from '../deps.ts'
+import type { ArchiveRow } from '../domain/archives/lookup.ts'
+import { pageEtag, readPageBytes } from '../domain/archives/pages.ts'
+import { resizedEtag, resizedPage } from '../domain/archives/page-resize.ts'
+import { pageMimeType } from '../model/formats.ts'
+import { etagMatches } from './conditional.ts'
+
+const CACHE_CONTROL = 'private, max-age=604800'
+
+/** `maxWidth`: resize past this width (when the server resizes images); null: the original. */
+export async function sendPage(
+  deps: Deps,
+  row: ArchiveRow,
+  entry: string,
+  ifNoneMatch: string | null,
+  maxWidth: number | null,
+): Promise<Response> {
+  const notModified = (etag: string) =>
+    new Response(null, { status: 304, headers: { etag, 'cache-control': CACHE_CONTROL } })
+  const resizing = maxWidth !== null && deps.settings.get('server_resizes_images')
+  if (resizing) {
+    const etag = resizedEtag(row, entry, maxWidth, deps.settings.get('thumbnail_format'))
+    if (etagMatches(ifNoneMatch, etag)) return notModified(etag)
+  }
+  const etag = pageEtag(row, entry)
+  if (etagMatches(ifNoneMatch, etag)) return notModified(etag)
+  const bytes = await readPageBytes(deps, row, entry)
+  const resized = resizing ? await resizedPage(deps, row, entry, bytes, maxWidth) : null
+  if (resized)
+    return new Response(resized.bytes as Uint8Array<ArrayBuffer>, {
+      headers: {
+        etag: resized.etag,
+        'cache-control': CACHE_CONTROL,
+        'content-type': resized.contentType,
+      },
+    })
+  return new Response(bytes as Uint8Array<ArrayBuffer>, {
+    headers: { etag, 'cache-control': CACHE_CONTROL, 'content-type': pageMimeType(entry) },
+  })
+}
