@@ -28,6 +28,28 @@ export function openTag(name: 'feed' | 'entry'): string {
 
 export const iso = (seconds: number) => new Date(Math.max(0, seconds) * 1000).toISOString()
 
+// OPDS readers tell comics by the comic-book types (LANraragi sends x-cbz and x-cbr: "application/zip
+// is universally hated by all readers"); compressed tars keep their own type.
+const READER_TYPES: Readonly<Record<string, string>> = {
+  zip: 'application/x-cbz',
+  cbz: 'application/x-cbz',
+  rar: 'application/x-cbr',
+  cbr: 'application/x-cbr',
+  '7z': 'application/x-cb7',
+  cb7: 'application/x-cb7',
+  tar: 'application/x-cbt',
+  cbt: 'application/x-cbt',
+}
+
+const acquisitionType = (extension: string) =>
+  Object.hasOwn(READER_TYPES, extension) ? READER_TYPES[extension]! : archiveMimeType(extension)
+
+/** The value of the first tag in a namespace, as LANraragi fills an entry's Dublin Core fields. */
+const firstValue = (tags: string[], namespace: string) => {
+  const tag = tags.find((t) => tagNamespace(t) === namespace)
+  return tag === undefined ? undefined : tag.slice(tag.indexOf(':') + 1).trim()
+}
+
 export const link = (rel: string, href: string, type: string, title?: string) =>
   element('link', { rel, href, type, title })
 
@@ -51,6 +73,9 @@ export function archiveEntry(
   const authors = tags
     .filter((tag) => tagNamespace(tag) === 'artist')
     .map((tag) => `<author>${element('name', {}, tag.slice(tag.indexOf(':') + 1).trim())}</author>`)
+  // LANraragi's Dublin Core fields from the tags: language, and the group as publisher.
+  const language = firstValue(tags, 'language')
+  const publisher = firstValue(tags, 'group')
   const categories = tags
     .filter((tag) => !excluded.has(tagNamespace(tag)))
     .map((tag) => element('category', { term: tag, label: tag }))
@@ -71,6 +96,8 @@ export function archiveEntry(
     element('id', {}, `urn:tankobun:${row.id}`),
     element('updated', {}, iso(updatedOf(row))),
     ...authors,
+    ...(language ? [element('dcterms:language', {}, language)] : []),
+    ...(publisher ? [element('dcterms:publisher', {}, publisher)] : []),
     ...(row.summary.trim() ? [element('summary', { type: 'text' }, row.summary)] : []),
     ...categories,
     link('http://opds-spec.org/image', `${base}/thumbnail`, thumbType),
@@ -78,7 +105,7 @@ export function archiveEntry(
     link(
       'http://opds-spec.org/acquisition',
       `${base}/download`,
-      archiveMimeType(row.extension),
+      acquisitionType(row.extension),
       `${row.filename}.${row.extension}`,
     ),
     stream,
