@@ -114,16 +114,31 @@ export async function runPlugin(run: PluginRun, bridge: RunBridge): Promise<unkn
   }
 }
 
+/**
+ * How long a call into a just-disposed isolate gets to reject by itself: one cut by the memory
+ * limit says so in its error, which must win the race against the plain "disposed" below.
+ */
+const DISPOSAL_GRACE_MS = 250
+
 /** A promise that rejects once the isolate is disposed (its memory limit, or a watchdog): a
  * pending call into a disposed isolate may never settle by itself. */
 function watchDisposal(isolate: ivm.Isolate): { disposed: Promise<never>; stop(): void } {
   let settle!: (err: Error) => void
   const disposed = new Promise<never>((_, reject) => (settle = reject))
   disposed.catch(() => {})
+  let grace: ReturnType<typeof setTimeout> | undefined
   const timer = setInterval(() => {
-    if (isolate.isDisposed) settle(new Error('isolate disposed'))
+    if (!isolate.isDisposed) return
+    clearInterval(timer)
+    grace = setTimeout(() => settle(new Error('isolate disposed')), DISPOSAL_GRACE_MS)
   }, 50)
-  return { disposed, stop: () => clearInterval(timer) }
+  return {
+    disposed,
+    stop: () => {
+      clearInterval(timer)
+      clearTimeout(grace)
+    },
+  }
 }
 
 // The entry runs from a script so its result crosses as one JSON string (functions and other
