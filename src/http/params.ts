@@ -1,5 +1,16 @@
-// Parsing of loosely typed query values the way LANraragi clients send them.
+// Parsing of loosely typed query values the way LANraragi clients send them, and reading its
+// request params (query string or form body) in one place.
+import { t } from 'elysia'
 import { fail } from '../errors.ts'
+
+/**
+ * A body field LANraragi reads as a request param. Only a string counts: anything else (a JSON
+ * number, a multipart file) is ignored, as if it were not sent (bodyParam).
+ */
+export const ParamText = t.Optional(t.Unknown())
+
+/** A form (or JSON) body whose string fields stand for the query's (requestParam). */
+export const ParamsBody = t.Optional(t.Object({}, { additionalProperties: true }))
 
 /** 'true'/'1' -> true, 'false'/'0'/'' -> false, absent -> fallback; anything else is a 400. */
 export function parseFlag(value: string | undefined, name: string, fallback = false): boolean {
@@ -29,17 +40,20 @@ export function parseInteger(
   return n
 }
 
+/** A string field of a form (or JSON) body; anything else counts as not sent. */
+export function bodyParam(body: unknown, name: string): string | undefined {
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : null
+  return typeof value === 'string' ? value : undefined
+}
+
 /**
  * A LANraragi request param (its `req->param`): the query string's value, else a string field of
- * the body, a form as its web client and the Python client send them (or JSON). Anything else in
- * the body counts as not sent.
+ * the body, a form as its web client and the Python client send them (or JSON).
  */
 export function requestParam(
   query: Record<string, string | undefined>,
   body: unknown,
   name: string,
 ): string | undefined {
-  if (query[name] !== undefined) return query[name]
-  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : null
-  return typeof value === 'string' ? value : undefined
+  return query[name] ?? bodyParam(body, name)
 }

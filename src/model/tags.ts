@@ -29,6 +29,12 @@ export function normalizeTags(tags: string): string {
   return joinTags(splitTags(tags))
 }
 
+/** The tags of `offered` that `have` lacks (compared without case), each once, in order. */
+export function tagsMissingFrom(have: string, offered: string): string[] {
+  const known = new Set(splitTags(have).map((tag) => tag.toLowerCase()))
+  return splitTags(offered).filter((tag) => !known.has(tag.toLowerCase()))
+}
+
 /** Namespace of a tag ('artist' of 'artist:foo'), or '' for a plain tag. */
 export function tagNamespace(tag: string): string {
   const colon = tag.indexOf(':')

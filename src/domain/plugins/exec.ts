@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.ts'
 import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { listEnabledPluginNamespaces } from '../../db/repos/plugins.repo.ts'
 import { AppError, fail } from '../../errors.ts'
-import { joinTags, splitTags } from '../../model/tags.ts'
+import { joinTags, splitTags, tagsMissingFrom } from '../../model/tags.ts'
 import { requireArchive } from '../archives/lookup.ts'
 import { patchArchive, type ArchivePatch } from '../archives/save.ts'
 import { commit } from '../commit.ts'
@@ -65,10 +65,7 @@ function metadataPatch(
   data: Record<string, unknown>,
 ): { patch: ArchivePatch; applied: AppliedMetadata } {
   const current = splitTags(row.tags)
-  const have = new Set(current.map((tag) => tag.toLowerCase()))
-  const added = splitTags(typeof data.new_tags === 'string' ? data.new_tags : '').filter(
-    (tag) => !have.has(tag.toLowerCase()),
-  )
+  const added = tagsMissingFrom(row.tags, typeof data.new_tags === 'string' ? data.new_tags : '')
   const title = typeof data.title === 'string' ? data.title.trim() : ''
   const summary = typeof data.summary === 'string' ? data.summary : ''
   const patch: ArchivePatch = {}

@@ -15,7 +15,7 @@ import { toAbsolutePath } from '../archives/files.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { libraryGrant } from './library-grant.ts'
 import { loginSession } from './login.ts'
-import { joinTags, splitTags } from '../../model/tags.ts'
+import { joinTags, tagsMissingFrom } from '../../model/tags.ts'
 import { pluginArgs, pluginTimeoutMs, type InstalledPlugin } from './settings.ts'
 
 /** An archive as a plugin's `ctx.archive` sees it. */
@@ -52,8 +52,7 @@ function tagsOf(value: unknown): string {
  * the archive's tag string, so `art` goes when `artist:x` is there; here whole tags are compared.
  */
 function newTagsOf(value: unknown, archive: ArchiveRow | undefined): string {
-  const have = new Set(splitTags(archive?.tags ?? '').map((tag) => tag.toLowerCase()))
-  return joinTags(splitTags(tagsOf(value)).filter((tag) => !have.has(tag.toLowerCase())))
+  return joinTags(tagsMissingFrom(archive?.tags ?? '', tagsOf(value)))
 }
 
 /** What every run of one plugin shares (its file, saved arguments, limits, login session): read

@@ -5,15 +5,10 @@ import type { ArchiveRow } from '../../domain/archives/lookup.ts'
 import type { Conflict } from '../../domain/archives/check-staged.ts'
 import type { IngestInput } from '../../domain/archives/upload.ts'
 import { fail, type AppError } from '../../errors.ts'
+import { ParamText, ParamsBody, requestParam } from '../params.ts'
 
 const RENAME_BODY = 'Body must be {"filename": "new name"}.'
 const DELETE_BODY = 'Body must be {"ids": [archive ids]}.'
-
-/**
- * A field LANraragi reads as a request param. Only a string counts: anything else (a JSON number,
- * a multipart file) is ignored, as if it were not sent.
- */
-const ParamText = t.Optional(t.Unknown())
 
 /**
  * Query values stay strings: LANraragi clients send loose ones (`force=1`, `true`, `"false"`), read
@@ -61,7 +56,7 @@ export const ArchiveModel = {
    * A form (or JSON) body whose string fields stand for the query's (http/params.ts,
    * requestParam): LANraragi reads `force`, `page` and `title` as request params.
    */
-  paramsBody: t.Optional(t.Object({}, { additionalProperties: true })),
+  paramsBody: ParamsBody,
   /** Form-urlencoded, multipart or JSON. */
   renameBody: t.Object({ filename: t.String({ error: RENAME_BODY }) }, { error: RENAME_BODY }),
   tocQuery: t.Object({ page: t.Optional(t.String()), title: t.Optional(t.String()) }),
@@ -72,9 +67,6 @@ export type MetadataBody = typeof ArchiveModel.metadataBody.static
 export type CoverQuery = typeof ArchiveModel.coverQuery.static
 export type CoverBody = typeof ArchiveModel.coverBody.static
 
-const textOf = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : undefined
-
 /**
  * LANraragi reads these as request params, from the query string or the body; a field in both
  * takes the query's value.
@@ -84,15 +76,15 @@ export function metadataFields(
   query: MetadataQuery,
 ): { title?: string; tags?: string; summary?: string } {
   return {
-    title: query.title ?? textOf(body?.title),
-    tags: query.tags ?? textOf(body?.tags),
-    summary: query.summary ?? textOf(body?.summary),
+    title: requestParam(query, body, 'title'),
+    tags: requestParam(query, body, 'tags'),
+    summary: requestParam(query, body, 'summary'),
   }
 }
 
 /** The cover's page: the query's, else a string `page` of the body (as metadataFields). */
 export function coverPage(body: CoverBody | null, query: CoverQuery): string | undefined {
-  return query.page ?? textOf(body?.page)
+  return requestParam(query, body, 'page')
 }
 
 /**

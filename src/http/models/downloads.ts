@@ -2,6 +2,7 @@
 // the add / edit / answer bodies, and the stream's events.
 import { t } from 'elysia'
 import type { DownloadItemRow } from '../../domain/downloads/queue.ts'
+import { ParamsBody } from '../params.ts'
 
 /** Items one add may carry. */
 const MAX_ITEMS_PER_ADD = 1000
@@ -54,7 +55,7 @@ export const DownloadModel = {
   renameBody: t.Object({ filename: t.String({ maxLength: 1024 }) }),
   downloadUrlQuery: t.Object({ url: t.Optional(t.String()), catid: t.Optional(t.String()) }),
   /** The same params in a form (or JSON) body; the query's win (http/params.ts, requestParam). */
-  downloadUrlBody: t.Optional(t.Object({}, { additionalProperties: true })),
+  downloadUrlBody: ParamsBody,
 }
 
 /** A queue item on the wire; the staged file's server path is never shown. */

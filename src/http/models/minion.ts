@@ -2,10 +2,7 @@
 // array as text) and `priority` are request params, from the query string or a form body.
 import { t } from 'elysia'
 import { fail } from '../../errors.ts'
-import { parseInteger } from '../params.ts'
-
-/** Only a string counts, as for the archive routes' params: anything else is as if not sent. */
-const ParamText = t.Optional(t.Unknown())
+import { ParamText, parseInteger, requestParam } from '../params.ts'
 
 export const MinionModel = {
   queueParams: t.Object({ task: t.String() }),
@@ -18,16 +15,13 @@ export const MinionModel = {
 type QueueQuery = typeof MinionModel.queueQuery.static
 type QueueBody = typeof MinionModel.queueBody.static
 
-const textOf = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : undefined
-
 /**
  * The task's priority, after checking its arguments; a field in both the query and the body takes
  * the query's. No `args` is no arguments (LANraragi would fail on it); anything but a JSON array
  * is a 400.
  */
 export function minionQueuePriority(body: QueueBody | null, query: QueueQuery): number {
-  const rawArgs = query.args ?? textOf(body?.args)
+  const rawArgs = requestParam(query, body, 'args')
   let args: unknown = []
   if (rawArgs !== undefined && rawArgs.trim() !== '') {
     try {
@@ -37,5 +31,5 @@ export function minionQueuePriority(body: QueueBody | null, query: QueueQuery): 
     }
   }
   if (!Array.isArray(args)) throw fail.bad_request('args must be a JSON array.')
-  return parseInteger(query.priority ?? textOf(body?.priority), 'priority', { fallback: 0 })
+  return parseInteger(requestParam(query, body, 'priority'), 'priority', { fallback: 0 })
 }

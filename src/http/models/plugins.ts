@@ -4,9 +4,7 @@ import { t } from 'elysia'
 import { MAX_EXPORT_NAMESPACES } from '../../domain/plugins/export.ts'
 import type { InstalledPlugin } from '../../domain/plugins/settings.ts'
 import type { PluginParameter } from '../../plugins/manifest.ts'
-
-/** A field read as a request param: only a string counts (a JSON number or a file part does not). */
-const Param = t.Optional(t.Unknown())
+import { ParamText, bodyParam } from '../params.ts'
 
 export const PluginModel = {
   typeParams: t.Object({ type: t.String() }),
@@ -44,7 +42,7 @@ export const PluginModel = {
   }),
   runBody: t.Optional(
     t.Object(
-      { plugin: Param, id: Param, arg: Param, priority: Param },
+      { plugin: ParamText, id: ParamText, arg: ParamText, priority: ParamText },
       { additionalProperties: true },
     ),
   ),
@@ -53,9 +51,6 @@ export const PluginModel = {
 export type RunQuery = typeof PluginModel.runQuery.static
 export type RunBody = typeof PluginModel.runBody.static
 
-const textOf = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : undefined
-
 /**
  * LANraragi reads a run's `plugin`, `id`, `arg` and `priority` as request params: its web client
  * puts them in the query string, other clients (the lanraragi Python client) in a form body. As
@@ -63,10 +58,10 @@ const textOf = (value: unknown): string | undefined =>
  */
 export function runParams(body: RunBody | null, query: RunQuery): RunQuery {
   return {
-    plugin: textOf(body?.plugin) ?? query.plugin,
-    id: textOf(body?.id) ?? query.id,
-    arg: textOf(body?.arg) ?? query.arg,
-    priority: textOf(body?.priority) ?? query.priority,
+    plugin: bodyParam(body, 'plugin') ?? query.plugin,
+    id: bodyParam(body, 'id') ?? query.id,
+    arg: bodyParam(body, 'arg') ?? query.arg,
+    priority: bodyParam(body, 'priority') ?? query.priority,
   }
 }
 

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
 import { fail } from '../../errors.ts'
-import { parseFlag, requestParam } from '../params.ts'
+import { ParamsBody, parseFlag, requestParam } from '../params.ts'
 import { serverInfo } from '../../domain/info.ts'
 import { cleanTempFolder } from '../../domain/temp-folder.ts'
 
@@ -24,7 +24,7 @@ export const infoRoutes = (deps: Deps) =>
       },
       {
         query: t.Record(t.String(), t.String()),
-        body: t.Optional(t.Object({}, { additionalProperties: true })),
+        body: ParamsBody,
       },
     )
     // API-NOTES' job, plus LANraragi's new_pid (its rescan restarts the watcher process).
