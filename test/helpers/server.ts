@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { loadConfig, type Config } from '../../src/config.ts'
 import { startServer, type Server } from '../../src/boot.ts'
 import { setLogLevel } from '../../src/log.ts'
+import type { Settings } from '../../src/domain/settings.ts'
 
 export const TEST_PASSWORD = 'test-password'
 
@@ -107,5 +108,20 @@ export async function startTestServer(
       await server.stop()
       if (!options.root) rmSync(root, { recursive: true, force: true })
     },
+  }
+}
+
+/** Runs `run` with `patch` applied to the server's settings, then puts every setting back. */
+export async function withSettings<T>(
+  app: Pick<TestServer, 'deps'>,
+  patch: Partial<Settings>,
+  run: () => Promise<T>,
+): Promise<T> {
+  const before = app.deps.settings.all()
+  app.deps.settings.update(patch)
+  try {
+    return await run()
+  } finally {
+    app.deps.settings.update(before)
   }
 }

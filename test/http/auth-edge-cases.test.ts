@@ -2,8 +2,7 @@
 // strings, login body forms, settings keys, and CORS for callers without an Origin.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { createApiToken } from '../../src/domain/auth/tokens.ts'
-import type { Settings } from '../../src/domain/settings.ts'
-import { startTestServer, TEST_PASSWORD, type TestServer } from '../helpers/server.ts'
+import { startTestServer, TEST_PASSWORD, withSettings, type TestServer } from '../helpers/server.ts'
 
 type Wire = Record<string, unknown>
 
@@ -26,23 +25,13 @@ afterAll(async () => {
   await app[Symbol.asyncDispose]()
 })
 
-async function withSettings<T>(patch: Partial<Settings>, run: () => Promise<T>) {
-  const before = app.deps.settings.all()
-  app.deps.settings.update(patch)
-  try {
-    return await run()
-  } finally {
-    app.deps.settings.update(before)
-  }
-}
-
 describe('progress updates (SPEC: admin, plus the authprogress rule)', () => {
   const put = (path: string, init: { token?: string } = {}) =>
     app.req(path, { method: 'PUT', ...init })
 
   it('refuses a guest token with 403 Env, whatever the settings', async () => {
     for (const patch of [{}, { nofun_mode: false }, { nofun_mode: false, guest_mode: true }]) {
-      await withSettings(patch, async () => {
+      await withSettings(app, patch, async () => {
         for (const path of [ARCHIVE_PROGRESS, TANK_PROGRESS]) {
           const res = await put(path, { token: guest })
           expect({ path, patch, status: res.status }).toEqual({ path, patch, status: 403 })
@@ -59,7 +48,7 @@ describe('progress updates (SPEC: admin, plus the authprogress rule)', () => {
 
   it('refuses anonymous callers by default and guest-mode visitors (read-only)', async () => {
     for (const patch of [{}, { guest_mode: true }, { nofun_mode: false, guest_mode: true }]) {
-      await withSettings(patch, async () => {
+      await withSettings(app, patch, async () => {
         const res = await put(ARCHIVE_PROGRESS)
         expect({ patch, status: res.status }).toEqual({ patch, status: 401 })
         expect(await res.json()).toMatchObject({ operation: 'update_progress', success: 0 })
@@ -68,10 +57,10 @@ describe('progress updates (SPEC: admin, plus the authprogress rule)', () => {
   })
 
   it('accepts anonymous updates with nofun_mode off unless authprogress is on', async () => {
-    await withSettings({ nofun_mode: false }, async () => {
+    await withSettings(app, { nofun_mode: false }, async () => {
       expect([401, 403]).not.toContain((await put(ARCHIVE_PROGRESS)).status)
     })
-    await withSettings({ nofun_mode: false, authenticated_progress: true }, async () => {
+    await withSettings(app, { nofun_mode: false, authenticated_progress: true }, async () => {
       expect((await put(ARCHIVE_PROGRESS)).status).toBe(401)
     })
   })

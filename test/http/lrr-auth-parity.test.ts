@@ -3,8 +3,13 @@
 // LANraragi's one API key maps to an admin token here, sent as LANraragi clients send it:
 // `Authorization: Bearer base64(key)`.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { Settings } from '../../src/domain/settings.ts'
-import { startTestServer, TEST_PASSWORD, type TestServer, type Wire } from '../helpers/server.ts'
+import {
+  startTestServer,
+  TEST_PASSWORD,
+  withSettings,
+  type TestServer,
+  type Wire,
+} from '../helpers/server.ts'
 
 const LRR_401 = 'This API is protected and requires login or an API Key.'
 const bearer = (key: string) => ({ authorization: `Bearer ${btoa(key)}` })
@@ -21,16 +26,6 @@ async function createToken(server: TestServer, session: string, role: 'admin' | 
   })
   expect(res.status).toBe(200)
   return ((await res.json()) as Wire).data.token as string
-}
-
-async function withSettings<T>(patch: Partial<Settings>, run: () => Promise<T>) {
-  const before = app.deps.settings.all()
-  app.deps.settings.update(patch)
-  try {
-    return await run()
-  } finally {
-    app.deps.settings.update(before)
-  }
 }
 
 beforeAll(async () => {
@@ -58,7 +53,7 @@ describe('test_auth.py: nofun mode x API key x public and protected endpoints', 
       it(`nofun_mode ${nofun}, ${client} key: public ${
         client === 'matching' || !nofun ? 'granted' : '401'
       }, protected ${client === 'matching' ? 'granted' : '401'}`, async () => {
-        await withSettings({ nofun_mode: nofun }, async () => {
+        await withSettings(app, { nofun_mode: nofun }, async () => {
           const granted = (isPublic: boolean) => client === 'matching' || (isPublic && !nofun)
           for (const [paths, isPublic] of [
             [publicPaths, true],
@@ -128,7 +123,7 @@ describe('refusal envelopes per route', () => {
 
   it('answers LANraragi’s authprogress 401 to an anonymous Tankoubon progress update', async () => {
     const patch = { nofun_mode: false, authenticated_progress: true }
-    await withSettings(patch, async () => {
+    await withSettings(app, patch, async () => {
       const res = await app.req('/api/tankoubons/TANK_0000000001/progress/1', { method: 'PUT' })
       expect(res.status).toBe(401)
       expect(await res.json()).toEqual({
@@ -181,7 +176,7 @@ describe('ui/test_login.py: the login form and what it opens', () => {
 
 describe('CORS as LANraragi’s enablecors sends it', () => {
   it('answers preflights and key-authenticated writes from any origin with the wildcard', async () => {
-    await withSettings({ enable_cors: true, cors_origins: ['*'] }, async () => {
+    await withSettings(app, { enable_cors: true, cors_origins: ['*'] }, async () => {
       const origin = 'https://client.example'
       const pre = await app.req('/api/categories', {
         method: 'OPTIONS',
