@@ -375,5 +375,7 @@ export const GUEST_PRELUDE =
   define('fetch', fetch);
   define('sleep', sleep);
   Object.defineProperty(G, '__makeCtx', { value: makeCtx, configurable: true });
+  // For the entry's caller (isolate.ts): called once the entry has ended, so every log line is in.
+  Object.defineProperty(G, '__drainLog', { value: () => host.drainLog(), configurable: true });
 })();
 ` + GUEST_HTML

@@ -145,10 +145,12 @@ function watchDisposal(isolate: ivm.Isolate): { disposed: Promise<never>; stop()
 // uncopyable values are dropped the way JSON.stringify drops them).
 const CALL_ENTRY = `
     (async () => {
-      const ns = __plugin, name = __entry, ctx = __makeCtx(__ctx);
+      const ns = __plugin, name = __entry, ctx = __makeCtx(__ctx), drainLog = __drainLog;
       delete globalThis.__plugin; delete globalThis.__entry; delete globalThis.__ctx; delete globalThis.__makeCtx;
+      delete globalThis.__drainLog;
       if (typeof ns[name] !== 'function') throw new Error('the plugin does not export ' + name + '()');
-      const result = await ns[name](ctx);
+      let result;
+      try { result = await ns[name](ctx); } finally { drainLog(); }
       return result === undefined ? 'null' : JSON.stringify(result);
     })()`
 
@@ -201,6 +203,10 @@ function hostCallbacks(
         ignored: true,
       }),
     ],
+    // A synchronous no-op, called once the entry has ended: the isolate waits for it, and the
+    // log lines sent before it (fire-and-forget) are handled first, so none of them arrives
+    // after the run's result (under load one sometimes did, and was lost).
+    ['drainLog', new ivm.Callback(() => undefined)],
     ['parseUrl', new ivm.Callback(parseUrl)],
   ]
 }
@@ -275,11 +281,13 @@ async function runBatchItem(
   await module.instantiate(context, refuseImport)
   await module.evaluate({ timeout })
   const json = await context.evalClosure(
-    `const ns = $0, name = $2, ctx = __makeCtx($1);
+    `const ns = $0, name = $2, ctx = __makeCtx($1), drainLog = __drainLog;
       delete globalThis.__makeCtx;
+      delete globalThis.__drainLog;
       if (typeof ns[name] !== 'function') throw new Error('the plugin does not export ' + name + '()');
       return (async () => {
-        const result = await ns[name](ctx);
+        let result;
+        try { result = await ns[name](ctx); } finally { drainLog(); }
         return result === undefined ? 'null' : JSON.stringify(result);
       })();`,
     [module.namespace.derefInto(), JSON.stringify(run.ctx ?? {}), run.entry],
