@@ -299,9 +299,7 @@ export function createSearchIndex(source: IndexSource): SearchIndex {
         hidecompleted: q.hidecompleted,
       })
       const slots = applyTerms(store, vocab, marks, q.terms, start)
-      const mark = marks.next()
-      for (let i = 0; i < slots.length; i++) marks.array[slots[i]!] = mark
-      const ordered = sortKeys.order(q.sort, marks.array, mark, slots.length)
+      const ordered = sortKeys.order(q.sort, slots, marks)
       // recordsTotal is the grouped or flat library, as in LANraragi, even for tankoubonsonly.
       const library = q.tanksOnly ? view(scope, grouped, false) : searched
       const result: IndexResult = {

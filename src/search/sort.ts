@@ -5,12 +5,19 @@
 // A query then only walks: no comparisons, no buckets.
 import { naturalCompare } from '../model/natural-sort.ts'
 import { equalBit } from './bits.ts'
+import type { Marks } from './evaluate.ts'
 import { TANK, type Store } from './store.ts'
 import type { Vocabulary } from './vocabulary.ts'
 
 export type SortSpec = { by: 'title' | 'lastread' | 'namespace'; namespace: string; desc: boolean }
 
 const DIGITS = /^\d{1,15}$/
+
+/**
+ * Slots placed by writes since the build that a title-ordered result merges in by comparison
+ * (~20 title comparisons each); past this many, one walk over the title order costs less.
+ */
+const MERGE_LIMIT = 256
 
 /** Namespaces holding a date, which a Tankoubon without its own takes from its newest member. */
 const DATE_NAMESPACES: ReadonlySet<string> = new Set(['date_added', 'timestamp'])
@@ -210,6 +217,66 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
     keys.length++
   }
 
+  /**
+   * `slots` (ascending) in title order without walking the whole title order: slots no write has
+   * placed since the build are in title order already (store.titlePlaced), and the few others
+   * are merged in by comparing titles. Null when too many were placed: walk then.
+   */
+  const inTitleOrder = (slots: Int32Array): Int32Array | null => {
+    const placed = store.titlePlaced
+    let count = 0
+    for (let i = 0; i < slots.length; i++) count += placed[slots[i]!]!
+    if (count === 0) return slots
+    if (count > MERGE_LIMIT) return null
+    const kept = new Int32Array(slots.length - count)
+    const merged: number[] = []
+    let k = 0
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!
+      if (placed[slot]) merged.push(slot)
+      else kept[k++] = slot
+    }
+    merged.sort(store.compareSlots)
+    const out = new Int32Array(slots.length)
+    let from = 0
+    let at = 0
+    for (const slot of merged) {
+      // The first kept slot after this one (merged is in order: search on from the last).
+      let lo = from
+      let hi = kept.length
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1
+        if (store.compareSlots(kept[mid]!, slot) < 0) lo = mid + 1
+        else hi = mid
+      }
+      out.set(kept.subarray(from, lo), at)
+      at += lo - from
+      out[at++] = slot
+      from = lo
+    }
+    out.set(kept.subarray(from), at)
+    return out
+  }
+
+  /** `slots` in title order by one walk over every document's place in it. */
+  const walkTitles = (slots: Int32Array, marks: Marks): Int32Array => {
+    const count = slots.length
+    const mark = marks.next()
+    const array = marks.array
+    for (let i = 0; i < count; i++) array[slots[i]!] = mark
+    const byTitle = store.byTitle
+    // One spare entry: the walk stores every slot it passes and moves on only for a marked one
+    // (equalBit), without a branch per slot; `count` entries are the answer.
+    const out = new Int32Array(count + 1)
+    let n = 0
+    for (let i = 0; i < byTitle.length && n < count; i++) {
+      const slot = byTitle[i]!
+      out[n] = slot
+      n += equalBit(array[slot]!, mark)
+    }
+    return out.subarray(0, count)
+  }
+
   return {
     /**
      * Keeps materialized namespaces current after a document was written or removed;
@@ -236,34 +303,27 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
       byNamespace.clear()
     },
 
-    /** Orders the `count` slots marked with `mark`. */
-    order(spec: SortSpec, marks: Int32Array, mark: number, count: number): Int32Array {
-      const byTitle = store.byTitle
-      // One spare entry: the walks store every slot they pass and move on only for a marked one
-      // (equalBit), without a branch per slot; `count` entries are the answer.
-      const out = new Int32Array(count + 1)
-      let n = 0
-      if (spec.by === 'title' && spec.desc) {
-        for (let i = byTitle.length - 1; i >= 0 && n < count; i--) {
-          const slot = byTitle[i]!
-          out[n] = slot
-          n += equalBit(marks[slot]!, mark)
-        }
-        return out.subarray(0, count)
-      }
+    /** Orders `slots` (a query's result, in ascending slot order); `marks` serve the walks. */
+    order(spec: SortSpec, slots: Int32Array, marks: Marks): Int32Array {
+      const count = slots.length
       if (spec.by !== 'namespace') {
-        for (let i = 0; i < byTitle.length && n < count; i++) {
-          const slot = byTitle[i]!
-          out[n] = slot
-          n += equalBit(marks[slot]!, mark)
-        }
-        if (spec.by === 'title' || count === 0) return out.subarray(0, count)
-        const read = Array.from(out.subarray(0, count)).filter((slot) => store.lastread[slot]! > 0)
+        const titled = inTitleOrder(slots) ?? walkTitles(slots, marks)
+        if (spec.by === 'title') return spec.desc ? titled.slice().reverse() : titled
+        if (count === 0) return titled
+        const read = Array.from(titled).filter((slot) => store.lastread[slot]! > 0)
         // LANraragi lists the most recent first by default; ties stay in title order.
         const sign = spec.desc ? 1 : -1
         read.sort((a, b) => sign * (store.lastread[a]! - store.lastread[b]!))
         return Int32Array.from(read)
       }
+      const mark = marks.next()
+      const array = marks.array
+      for (let i = 0; i < count; i++) array[slots[i]!] = mark
+      const byTitle = store.byTitle
+      // One spare entry: the walks store every slot they pass and move on only for a marked one
+      // (equalBit), without a branch per slot; `count` entries are the answer.
+      const out = new Int32Array(count + 1)
+      let n = 0
       if (count === 0) return out.subarray(0, 0)
       const keys = byNamespace.get(spec.namespace) ?? materialize(spec.namespace)
       const { order, tagAt, tagOfSlot, length } = keys
@@ -271,7 +331,7 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
         for (let i = 0; i < length && n < count; i++) {
           const slot = order[i]!
           out[n] = slot
-          n += equalBit(marks[slot]!, mark)
+          n += equalBit(array[slot]!, mark)
         }
       } else {
         // Values from the last down, equal values still in title order.
@@ -287,7 +347,7 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
           for (let i = begin; i < end; i++) {
             const slot = order[i]!
             out[n] = slot
-            n += equalBit(marks[slot]!, mark)
+            n += equalBit(array[slot]!, mark)
           }
           end = begin
         }
@@ -295,7 +355,7 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
       // Documents lacking the namespace last in both directions, in title order.
       for (let i = 0; i < byTitle.length && n < count; i++) {
         const slot = byTitle[i]!
-        if (marks[slot] === mark && !(tagOfSlot[slot]! >= 0)) out[n++] = slot
+        if (array[slot] === mark && !(tagOfSlot[slot]! >= 0)) out[n++] = slot
       }
       return out.subarray(0, count)
     },

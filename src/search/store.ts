@@ -72,6 +72,12 @@ export function createStore(vocab: Vocabulary) {
   let alive = new Uint8Array(1024)
   /** Archives: how many Tankoubons hold it. Tankoubons: how many of their members exist. */
   let groupCount = new Int32Array(1024)
+  /**
+   * 1 at slots a write placed in the title order since the last sortTitles (new documents, new
+   * titles). sortTitles numbers slots in title order and writes keep the others' relative
+   * order, so any slots without this mark are in title order when in slot order.
+   */
+  let titlePlaced = new Uint8Array(1024)
   // Tag ids of every slot in one array: slot s holds tagData[tagStart[s], tagStart[s] + tagCount[s]).
   // A changed list that does not fit its old place is appended; the array is compacted when
   // more than half of it is left behind that way.
@@ -128,6 +134,7 @@ export function createStore(vocab: Vocabulary) {
       untagged = grow(untagged, capacity)
       alive = grow(alive, capacity)
       groupCount = grow(groupCount, capacity)
+      titlePlaced = grow(titlePlaced, capacity)
       tagStart = grow(tagStart, capacity)
       tagCount = grow(tagCount, capacity)
     }
@@ -231,6 +238,9 @@ export function createStore(vocab: Vocabulary) {
     get groupCount() {
       return groupCount
     },
+    get titlePlaced() {
+      return titlePlaced
+    },
     /** Every slot's tag ids; read a slot's with `tagStart` and `tagCount`. */
     get tagData() {
       return tagData
@@ -306,6 +316,7 @@ export function createStore(vocab: Vocabulary) {
         byTitle.splice(titlePosition(slot), 0, slot)
         titleMoved = true
       }
+      if (titleMoved && !bulk) titlePlaced[slot] = 1
       if (bulk && !bulkLoading) bulkLoading = true
       if (bulkLoading) setTags(slot, newTags)
       else if (!sameTags(slot, newTags)) {
@@ -371,6 +382,7 @@ export function createStore(vocab: Vocabulary) {
       untagged = moved(untagged)
       alive = moved(alive)
       groupCount = moved(groupCount)
+      titlePlaced = new Uint8Array(titlePlaced.length)
       const packed = new Int32Array(Math.max(1 << 16, tagEnd - tagWaste))
       const starts = new Int32Array(tagStart.length)
       const counts = new Int32Array(tagCount.length)

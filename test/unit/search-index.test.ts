@@ -226,6 +226,7 @@ describe('search index: sorting', () => {
     )
     const sorts: IndexQuery['sort'][] = [
       { by: 'title', namespace: 'title', desc: false },
+      { by: 'title', namespace: 'title', desc: true },
       { by: 'namespace', namespace: 'artist', desc: false },
       { by: 'namespace', namespace: 'date_added', desc: true },
       { by: 'namespace', namespace: 'series', desc: true },
@@ -265,6 +266,31 @@ describe('search index: sorting', () => {
       await fresh.build()
       expect(answers(search)).toEqual(answers(fresh))
     }
+  })
+
+  it('orders by title alike whether results are merged, walked or read in slot order', async () => {
+    // After a build slot order is title order; documents written since are merged in by
+    // comparison (a few) or the whole title order is walked (past 256 of them in a result).
+    const titles = (n: number, from: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        title: `Vol ${(i * 7919 + from) % 997} ${i % 3 ? 'x' : 'y'}`,
+        tags: i % 2 ? 'misc:odd' : 'misc:even',
+      }))
+    const rows = await library(titles(40, 1))
+    await search.build()
+    const added = titles(300, 5).map((seed) => seedArchive({ db, search }, seed))
+    search.upsertArchive(updateArchive(db, rows[3]!.id, { title: 'Vol 500 moved' })!)
+    const fresh = createSearchIndex(createIndexSource(db))
+    await fresh.build()
+    for (const filter of ['', 'misc:odd', 'y', 'vol 50'])
+      for (const desc of [false, true]) {
+        const sort = { by: 'title' as const, namespace: 'title', desc }
+        const here = search.query({ ...baseQuery(filter), sort })
+        const there = fresh.query({ ...baseQuery(filter), sort })
+        expect(here.ids()).toEqual(there.ids())
+        expect(unpaged(here)).toEqual(there.ids())
+      }
+    expect(search.query(baseQuery('')).count).toBe(rows.length + added.length)
   })
 
   it('sorts by last read, most recent first, dropping never-read archives', async () => {
