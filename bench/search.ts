@@ -23,6 +23,7 @@ import { setLogLevel } from '../src/log.ts'
 import { buildZip, makeJpeg } from '../test/helpers/fixtures.ts'
 import { benchConfig, sessionCookie, spawnServer } from './bench-server.ts'
 import { createCatalogue } from './catalogue.ts'
+import { timeInOwnProcess, timeQueryClasses } from './query-classes.ts'
 
 const ARCHIVES = Number(process.argv[2] ?? 100_000)
 const RUNS = Number(process.argv[3] ?? 40)
@@ -41,37 +42,6 @@ const peakRss = () => {
   return line ? Number(line[1]) * 1024 : NaN
 }
 
-/**
- * Times every query class `RUNS` times after 3 warm-ups, the search cache cleared before each
- * request, to the body's last byte (parsing it is the client's cost, not the server's).
- */
-async function timeQueryClasses(
-  list: [string, () => string][],
-  call: (path: string, method?: string) => Promise<Response>,
-  where: string,
-) {
-  console.log(`query classes, ${where}`)
-  console.log('query class                 p50 ms   p95 ms   results (last run)')
-  for (const [name, next] of list) {
-    const times: number[] = []
-    let filtered = 0
-    for (let i = 0; i < RUNS + 3; i++) {
-      await (await call('/api/search/cache', 'DELETE')).arrayBuffer()
-      const path = next()
-      const t = performance.now()
-      const res = await call(path)
-      const bytes = await res.arrayBuffer()
-      if (i >= 3) times.push(performance.now() - t)
-      const body = JSON.parse(new TextDecoder().decode(bytes)) as { recordsFiltered: number }
-      filtered = body.recordsFiltered
-    }
-    times.sort((a, b) => a - b)
-    const p50 = percentile(times, 0.5).toFixed(2).padStart(8)
-    const p95 = percentile(times, 0.95).toFixed(2).padStart(8)
-    console.log(`${name.padEnd(26)}${p50} ${p95}   ${filtered}`)
-  }
-}
-
 const root = mkdtempSync(join(tmpdir(), 'tankobun-bench-search-'))
 const config = benchConfig(root)
 // One small CBZ per folder, hard-linked under every name of that folder (a file takes at most
@@ -81,8 +51,10 @@ const SOURCE_TIME = new Date(1_700_000_000_000)
 const stamps = { size: sourceBytes.length, mtimeMs: SOURCE_TIME.getTime() }
 const pathOf = (i: number, id: string) => `d${Math.floor(i / FILES_PER_FOLDER)}/${id}.cbz`
 const ids: string[] = []
-/** The query classes: a name and the next request's path (drawn from the catalogue). */
+/** The query classes: a name and its requests' paths (drawn from the catalogue), per table. */
 let classes: [string, () => string][] = []
+const drawPaths = () =>
+  classes.map(([name, next]): [string, string[]] => [name, Array.from({ length: RUNS + 3 }, next)])
 const server = await startServer(config, { announce: () => {} })
 try {
   await server.contentSync.idle()
@@ -175,7 +147,7 @@ try {
     ['newonly', () => q('', '&newonly=true')],
     ['unpaged ids', () => `/api/search/ids?start=-1&filter=${encodeURIComponent(vocabulary[1]!)}`],
   ]
-  await timeQueryClasses(classes, call, 'in process (client and server share one thread)')
+  await timeQueryClasses(drawPaths(), call, 'in process (client and server share one thread)')
 
   // 4. An edit (over HTTP) followed by a search that must see it.
   const edits: number[] = []
@@ -273,13 +245,11 @@ try {
       }
       await Bun.sleep(200)
     }
-    // The same query classes against the server in its own process, as clients meet it: the
-    // client's receiving and the server's answering no longer share one thread.
-    await timeQueryClasses(
-      classes,
-      (path, method = 'GET') => fetch(child.url + path, { method, headers: { cookie } }),
-      'server in its own process',
-    )
+    // The same query classes against the server in its own process, from a client in another,
+    // as clients meet it: receiving and answering no longer share one thread, and the client's
+    // heap is not this script's million rows.
+    const plan = { url: child.url, cookie, classes: drawPaths() }
+    await timeInOwnProcess(plan, join(root, 'query-plan.json'))
     const timeGet = async (path: string, runs: number) => {
       const times: number[] = []
       let bytes = 0
