@@ -299,7 +299,7 @@ export function createSearchIndex(source: IndexSource): SearchIndex {
         hidecompleted: q.hidecompleted,
       })
       const slots = applyTerms(store, vocab, marks, q.terms, start)
-      const ordered = sortKeys.order(q.sort, slots, marks)
+      const ordered = sortKeys.order(q.sort, slots)
       // recordsTotal is the grouped or flat library, as in LANraragi, even for tankoubonsonly.
       const library = q.tanksOnly ? view(scope, grouped, false) : searched
       const result: IndexResult = {
