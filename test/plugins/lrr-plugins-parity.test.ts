@@ -135,8 +135,10 @@ describe('GET /api/plugins/:type (the client model of a plugin)', () => {
             'string',
           ])
         expect(['download', 'login', 'metadata', 'script']).toContain(plugin.type)
-        for (const key of ['description', 'icon', 'oneshot_arg'])
+        for (const key of ['description', 'oneshot_arg'])
           expect(plugin[key] === null || typeof plugin[key] === 'string').toBe(true)
+        // SPEC: a base64 image as a data URI (clients put it in an img element).
+        expect(plugin.icon).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/)
         // The Python client reads each parameter as a map of strings: a built-in's boolean
         // default_value must not break the whole listing.
         expect(Array.isArray(plugin.parameters)).toBe(true)

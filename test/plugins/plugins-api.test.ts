@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createApiToken } from '../../src/domain/auth/tokens.ts'
 import { buildZip } from '../helpers/fixtures.ts'
+import { TYPE_ICONS } from '../../src/plugins/icons.ts'
 import { seedArchive } from '../helpers/seed.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
 
@@ -15,6 +16,9 @@ const info = (fields: Record<string, unknown>) =>
     version: '1.0',
     ...fields,
   })} }\n`
+
+/** A 1x1 GIF as a data URI: a plugin's own icon, listed as it is. */
+const OWN_ICON = 'data:image/gif;base64,R0lGODlhAQABAAAAACw='
 
 const PLUGINS: Record<string, string> = {
   'metadata/tagger.ts':
@@ -31,10 +35,10 @@ const PLUGINS: Record<string, string> = {
       return { tags: ['language:' + ctx.args.lang, 'from:' + ctx.archive.title], summary: ctx.oneshot ?? undefined }
     }`,
   'metadata/broken.ts':
-    info({ name: 'Broken', type: 'metadata' }) +
+    info({ name: 'Broken', type: 'metadata', icon: OWN_ICON }) +
     `export function execMetadata() { throw new Error('site is down') }`,
   'metadata/refuses.ts':
-    info({ name: 'Refuses', type: 'metadata' }) +
+    info({ name: 'Refuses', type: 'metadata', icon: 'https://tracker.example/pixel.png' }) +
     `export function execMetadata() { return { error: 'no gallery matches' } }`,
   'metadata/fetcher.ts':
     info({ name: 'Fetcher', type: 'metadata', hosts: ['127.0.0.1'] }) +
@@ -119,13 +123,26 @@ describe('GET /api/plugins/:type', () => {
       login_from: null,
       oneshot_arg: 'a summary to propose',
       url_regex: null,
-      icon: '',
+      icon: TYPE_ICONS.metadata,
       parameters: [
         { name: 'lang', type: 'string', desc: 'language', default_value: 'en' },
         { name: 'strict', type: 'bool', desc: 'strict matching' },
       ],
     })
     expect(tagger.sha256).toMatch(/^[0-9a-f]{64}$/)
+  })
+
+  it('lists a data URI icon as it is, and its type icon for a plugin with none or another kind', async () => {
+    const { body } = await app.json('/api/plugins/metadata', { cookie })
+    const icon = (namespace: string) => (body as any[]).find((p) => p.namespace === namespace).icon
+    expect(icon('custom/metadata/broken')).toBe(OWN_ICON)
+    expect(icon('custom/metadata/refuses')).toBe(TYPE_ICONS.metadata)
+    const logins = await app.json('/api/plugins/login', { cookie })
+    for (const plugin of logins.body as any[])
+      expect(plugin.icon).toMatch(/^data:image\/(png|gif|jpeg|webp|svg\+xml);base64,/)
+    expect((logins.body as any[]).find((p) => p.namespace === 'custom/login/site').icon).toBe(
+      TYPE_ICONS.login,
+    )
   })
 
   it('lists every type under all, and refuses an unknown type', async () => {

@@ -3,6 +3,7 @@
 import { t } from 'elysia'
 import { MAX_EXPORT_NAMESPACES } from '../../domain/plugins/export.ts'
 import type { InstalledPlugin } from '../../domain/plugins/settings.ts'
+import { pluginIcon } from '../../plugins/icons.ts'
 import type { PluginParameter } from '../../plugins/manifest.ts'
 import { ParamText, bodyParam } from '../params.ts'
 
@@ -94,7 +95,7 @@ export function toWirePlugin(plugin: InstalledPlugin) {
     description: info.description ?? '',
     version: info.version,
     type: plugin.type,
-    icon: info.icon ?? '',
+    icon: pluginIcon(info.icon, plugin.type),
     origin: plugin.origin,
     registry: null,
     sha256: plugin.sha256,
