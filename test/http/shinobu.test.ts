@@ -46,6 +46,24 @@ describe('POST /api/shinobu/stop and /api/shinobu/restart', () => {
     expect(await titles(app, cookie)).toEqual(['First', 'While stopped'])
   })
 
+  it('rescan runs a stopped watcher again, as LANraragi restarts Shinobu, but not one configured off', async () => {
+    await using app = await startTestServer({ config: { watch: true } })
+    await app.idle()
+    const cookie = await app.login()
+    await app.req('/api/shinobu/stop', { method: 'POST', cookie })
+    expect(await status(app, cookie)).toMatchObject({ is_alive: 0 })
+    const rescan = await app.req('/api/shinobu/rescan', { method: 'POST', cookie })
+    expect(rescan.status).toBe(200)
+    expect(await rescan.json()).toMatchObject({ success: 1, job: expect.any(Number) })
+    expect(await status(app, cookie)).toMatchObject({ is_alive: 1 })
+
+    await using off = await startTestServer()
+    await off.idle()
+    const offCookie = await off.login()
+    await off.req('/api/shinobu/rescan', { method: 'POST', cookie: offCookie })
+    expect(await status(off, offCookie)).toMatchObject({ is_alive: 0 })
+  })
+
   it('starts a watcher the configuration left off', async () => {
     await using app = await startTestServer()
     await app.idle()

@@ -19,6 +19,11 @@ export type ContentSync = {
    * queues a rescan for what changed while it was down. False when the folder cannot be watched.
    */
   restartWatcher(): boolean
+  /**
+   * A rescan as LANraragi's, which restarts Shinobu: a watcher the configuration asks for and
+   * /api/shinobu/stop stopped runs again (one the configuration leaves off stays off). The job id.
+   */
+  rescanAndResume(): number
   /** Stops the watcher; rescans still run on request. */
   stopWatcher(): void
   /**
@@ -79,6 +84,10 @@ export function createContentSync(deps: Pick<Deps, 'config' | 'jobs' | 'search'>
       }
     },
     watching: () => watcher !== null,
+    rescanAndResume() {
+      if (!stopped && deps.config.watch && watcher === null) startWatcher()
+      return rescan()
+    },
     restartWatcher() {
       if (stopped || !startWatcher()) return false
       // Like LANraragi's Shinobu at start: catch up on what changed while nobody watched (after

@@ -28,7 +28,9 @@ export const infoRoutes = (deps: Deps) =>
       },
     )
     // API-NOTES' job, plus LANraragi's new_pid (its rescan restarts the watcher process).
-    .post('/api/shinobu/rescan', () => ok({ job: deps.contentSync.rescan(), new_pid: process.pid }))
+    .post('/api/shinobu/rescan', () =>
+      ok({ job: deps.contentSync.rescanAndResume(), new_pid: process.pid }),
+    )
     // Shinobu is LANraragi's watcher process; ours runs in the server process, hence its pid.
     .get('/api/shinobu', () =>
       ok({ is_alive: deps.contentSync.watching() ? 1 : 0, pid: process.pid }),
