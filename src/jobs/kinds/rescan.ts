@@ -7,6 +7,9 @@ import { publicReason } from '../public-reason.ts'
 
 const log = createLogger('scan')
 
+/** Files from which a pass ends with a full garbage collection (~0.3 s at a million). */
+const GC_AFTER_SCAN = 50_000
+
 export const rescanJob = (deps: Deps) =>
   defineJob<Record<string, never>>({
     concurrency: 1,
@@ -18,6 +21,9 @@ export const rescanJob = (deps: Deps) =>
           ctx.progress(done / Math.max(1, total), { scanned: done, total }),
         signal: ctx.signal,
       })
+      // A pass over a large folder leaves its file list and row stamps (~700 MB at a million
+      // files) as garbage: collected now, the memory is free at once, not minutes on.
+      if (result.scanned >= GC_AFTER_SCAN) Bun.gc(true)
       for (const dup of result.duplicates)
         log.warn('duplicate archive file not catalogued', {
           path: dup.path,
