@@ -53,15 +53,7 @@ export const inTurn = <T>(items: readonly T[], i: number): T[] =>
 
 // ---- Statistics -----------------------------------------------------------------------------
 
-export const percentile = (values: number[], p: number) => {
-  if (values.length === 0) return NaN
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
-}
-export const median = (values: number[]) => percentile(values, 0.5)
-export const geomean = (values: number[]) =>
-  values.length === 0 ? NaN : Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length)
-export const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a')
+export { fixed, geomean, median, percentile } from './stats.ts'
 
 /** Deterministic draws, so two runs against the same library send the same queries. */
 export function seeded(seed: number) {

@@ -3,12 +3,10 @@
 // nothing but its requests, as a LANraragi client meets the server. In the bench script's own
 // process the client shared a heap of a million catalogue rows, and its collections after each
 // 21 MB answer were counted as the server's time.
+import { percentile } from './stats.ts'
 
 /** Query classes with their requests drawn in advance: a name and one path per run. */
 export type QueryPlan = { url: string; cookie: string; classes: [string, string[]][] }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
 
 /**
  * Times every class `runs` times after 3 warm-ups, the search cache cleared before each request,

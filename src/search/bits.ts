@@ -8,3 +8,6 @@ export const equalBit = (a: number, b: number) => ((a ^ b) - 1) >>> 31
 /** 1 when `low <= value <= high`, else 0; all three int32 and the differences within int32. */
 export const inRangeBit = (value: number, low: number, high: number) =>
   (((value - low) | (high - value)) >>> 31) ^ 1
+
+/** 1 when bit `slot` of the bitset `bits` is set, else 0 (no branch either). */
+export const bitAt = (bits: Int32Array, slot: number) => (bits[slot >>> 5]! >>> (slot & 31)) & 1

@@ -11,6 +11,7 @@ import {
   universeOf,
   type Slots,
 } from './evaluate.ts'
+import { collectAfterPass } from '../model/large-pass.ts'
 import type { Term } from './query.ts'
 import { createResultCache } from './result-cache.ts'
 import { createSortKeys } from './sort.ts'
@@ -26,9 +27,6 @@ import type {
 } from './types.ts'
 import { createTagSuggester, type TagSuggester } from './tag-suggest.ts'
 import { createVocabulary, type Vocabulary } from './vocabulary.ts'
-
-/** Documents from which a build ends with a full garbage collection (~0.3 s at a million). */
-const GC_AFTER_BUILD = 50_000
 
 /**
  * Cached results kept at most, and the bytes their ordered slots may hold together (4 MB for a
@@ -236,9 +234,8 @@ export function createSearchIndex(source: IndexSource): SearchIndex {
       state = next
       cache.clear()
       universes.clear()
-      // A large build leaves about as much garbage as it keeps (rows, folded tag strings, the
-      // old index); collected here, the memory is free before the first search, not minutes on.
-      if (next.store.capacity >= GC_AFTER_BUILD) Bun.gc(true)
+      // The rows, folded tag strings and the old index: free before the first search.
+      collectAfterPass(next.store.capacity)
       ready = true
       touch()
     },

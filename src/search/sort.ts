@@ -4,6 +4,7 @@
 // holding one in that order (value, then title order), updated on writes like the title order.
 // A query then only walks: no comparisons, no buckets.
 import { naturalCompare } from '../model/natural-sort.ts'
+import { bitAt } from './bits.ts'
 import { TANK, type Store } from './store.ts'
 import type { Vocabulary } from './vocabulary.ts'
 
@@ -287,7 +288,7 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
     for (let i = 0; i < byTitle.length && n < count; i++) {
       const slot = byTitle[i]!
       out[n] = slot
-      n += (bits[slot >>> 5]! >>> (slot & 31)) & 1
+      n += bitAt(bits, slot)
     }
     return out.subarray(0, count)
   }
@@ -344,7 +345,7 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
         for (let i = 0; i < length && n < count; i++) {
           const slot = order[i]!
           out[n] = slot
-          n += (bits[slot >>> 5]! >>> (slot & 31)) & 1
+          n += bitAt(bits, slot)
         }
       } else {
         // Values from the last down, equal values still in title order.
@@ -360,7 +361,7 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
           for (let i = begin; i < end; i++) {
             const slot = order[i]!
             out[n] = slot
-            n += (bits[slot >>> 5]! >>> (slot & 31)) & 1
+            n += bitAt(bits, slot)
           }
           end = begin
         }
@@ -368,7 +369,7 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
       // Documents lacking the namespace last in both directions, in title order.
       for (let i = 0; i < byTitle.length && n < count; i++) {
         const slot = byTitle[i]!
-        if ((bits[slot >>> 5]! >>> (slot & 31)) & 1 && !(tagOfSlot[slot]! >= 0)) out[n++] = slot
+        if (bitAt(bits, slot) && !(tagOfSlot[slot]! >= 0)) out[n++] = slot
       }
       return out.subarray(0, count)
     },

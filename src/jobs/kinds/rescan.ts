@@ -3,12 +3,10 @@ import type { Deps } from '../../deps.ts'
 import { defineJob } from '../define-job.ts'
 import { scanContentFolder } from '../../domain/archives/scan.ts'
 import { createLogger } from '../../log.ts'
+import { collectAfterPass } from '../../model/large-pass.ts'
 import { publicReason } from '../public-reason.ts'
 
 const log = createLogger('scan')
-
-/** Files from which a pass ends with a full garbage collection (~0.3 s at a million). */
-const GC_AFTER_SCAN = 50_000
 
 export const rescanJob = (deps: Deps) =>
   defineJob<Record<string, never>>({
@@ -21,9 +19,8 @@ export const rescanJob = (deps: Deps) =>
           ctx.progress(done / Math.max(1, total), { scanned: done, total }),
         signal: ctx.signal,
       })
-      // A pass over a large folder leaves its file list and row stamps (~700 MB at a million
-      // files) as garbage: collected now, the memory is free at once, not minutes on.
-      if (result.scanned >= GC_AFTER_SCAN) Bun.gc(true)
+      // Its file list and row stamps (~700 MB at a million files).
+      collectAfterPass(result.scanned)
       for (const dup of result.duplicates)
         log.warn('duplicate archive file not catalogued', {
           path: dup.path,
