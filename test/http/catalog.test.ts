@@ -95,6 +95,22 @@ describe('POST /api/shinobu/rescan', () => {
     const held = (await (await app.req(`/api/categories/${category}`, { cookie })).json()) as Wire
     expect(held.archives).toEqual([])
   })
+
+  it('catalogues the first of identical new files in walk order, however the stats finish', async () => {
+    await using app = await startTestServer()
+    await app.idle()
+    const cookie = await app.login()
+    // Files are stat'ed many at a time; which copy is kept must not depend on which ends first.
+    await makeCbz(join(app.contentDir, 'copy-00.cbz'), { pages: 2 })
+    const names = Array.from({ length: 40 }, (_, i) => `copy-${String(i).padStart(2, '0')}.cbz`)
+    for (const name of names.slice(1))
+      await copyFile(join(app.contentDir, names[0]!), join(app.contentDir, name))
+    const result = await rescan(app, cookie)
+    expect(result.added).toBe(1)
+    expect(result.duplicates.map((d: Wire) => d.path)).toEqual(names.slice(1))
+    const list = (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
+    expect(list.map((a) => a.filename)).toEqual(['copy-00'])
+  })
 })
 
 describe('DELETE /api/archives/:id and batch delete', () => {

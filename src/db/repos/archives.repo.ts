@@ -76,50 +76,71 @@ type IndexColumns = 'id' | 'title' | 'tags' | 'isnew' | 'progress' | 'pagecount'
 /** id, title, tags, isnew (0 or 1), progress, pagecount, lastreadtime, rowid: an index batch row. */
 type IndexRowValues = [string, string, string, number, number, number, number, number]
 
-const indexBatchStatements = new WeakMap<Db, Statement<IndexRowValues, [number, number]>>()
-
 /**
  * Only the columns the search index reads, for every linked archive (its build at start). A raw
  * statement read as value arrays: drizzle's select and row mapping took ~3 s of a million-row
  * read that takes ~1 s this way.
  */
-export function* listIndexArchives(
-  db: Db,
-  batch = 10_000,
-): Generator<Pick<ArchiveRow, IndexColumns>> {
-  let statement = indexBatchStatements.get(db)
-  if (!statement) {
-    statement = db.$client.prepare<IndexRowValues, [number, number]>(
-      `SELECT id, title, tags, isnew, progress, pagecount, lastreadtime, rowid FROM archives
-       WHERE unlinked = 0 AND rowid > ?1 ORDER BY rowid LIMIT ?2`,
-    )
-    indexBatchStatements.set(db, statement)
-  }
-  // Read in rowid batches: at a million archives the whole result alone took ~1 GB of RSS.
-  let after = 0
-  for (;;) {
-    const rows = statement.values(after, batch) as IndexRowValues[]
+export function* listIndexArchives(db: Db): Generator<Pick<ArchiveRow, IndexColumns>> {
+  const batches = batchesByRowid<IndexRowValues>(
+    db,
+    `SELECT id, title, tags, isnew, progress, pagecount, lastreadtime, rowid FROM archives
+     WHERE unlinked = 0 AND rowid > ?1 ORDER BY rowid LIMIT ?2`,
+  )
+  for (const rows of batches)
     for (const [id, title, tags, isnew, progress, pagecount, lastreadtime] of rows)
       yield { id, title, tags, isnew: isnew !== 0, progress, pagecount, lastreadtime }
+}
+
+const batchStatements = new WeakMap<Db, Map<string, Statement<unknown[], [number, number]>>>()
+
+/**
+ * The rows of `sqlText` (parameters: the rowid to go on from, the batch size; its last column is
+ * the rowid) as value arrays, batch by batch, never whole: at a million archives a whole result
+ * alone took ~1 GB of RSS.
+ */
+function* batchesByRowid<Row extends unknown[]>(
+  db: Db,
+  sqlText: string,
+  batch = 10_000,
+): Generator<Row[]> {
+  let statements = batchStatements.get(db)
+  if (!statements) batchStatements.set(db, (statements = new Map()))
+  let statement = statements.get(sqlText)
+  if (!statement) statements.set(sqlText, (statement = db.$client.prepare(sqlText)))
+  let after = 0
+  for (;;) {
+    const rows = statement.values(after, batch) as Row[]
+    yield rows
     if (rows.length < batch) return
-    after = rows[rows.length - 1]![7]
+    after = rows[rows.length - 1]!.at(-1) as number
   }
 }
 
-/** Path, size, mtime and hidden flag of every row: what a rescan needs to skip unchanged files. */
-export function listArchiveFileStamps(
-  db: Db,
-): { id: string; path: string; size: number; mtimeMs: number; unlinked: boolean }[] {
-  return db
-    .select({
-      id: archives.id,
-      path: archives.path,
-      size: archives.size,
-      mtimeMs: archives.mtimeMs,
-      unlinked: archives.unlinked,
-    })
-    .from(archives)
-    .all()
+/** A catalogued file as a rescan or database/clean compares it with the content folder. */
+export type ArchiveFileStamp = {
+  id: string
+  path: string
+  size: number
+  mtimeMs: number
+  unlinked: boolean
+}
+
+/** id, path, size, mtime_ms, unlinked (0 or 1), rowid. */
+type FileStampValues = [string, string, number, number, number, number]
+
+/**
+ * Every catalogued file's stamps, linked or not, read in rowid batches like the index rows: at a
+ * million archives a whole drizzle result and its row objects were ~1 GB at the rescan's peak.
+ */
+export function* listArchiveFileStamps(db: Db): Generator<ArchiveFileStamp> {
+  const batches = batchesByRowid<FileStampValues>(
+    db,
+    'SELECT id, path, size, mtime_ms, unlinked, rowid FROM archives WHERE rowid > ?1 ORDER BY rowid LIMIT ?2',
+  )
+  for (const rows of batches)
+    for (const [id, path, size, mtimeMs, unlinked] of rows)
+      yield { id, path, size, mtimeMs, unlinked: unlinked !== 0 }
 }
 
 export function insertArchive(db: Db, row: NewArchiveRow, pages: string[]): ArchiveRow {

@@ -8,10 +8,12 @@ import { deleteThumbnails } from './thumbnails.ts'
 import { deleteArchiveRows, hideArchive } from './save.ts'
 
 export async function cleanDatabase(deps: Deps): Promise<{ deleted: number; unlinked: number }> {
-  const rows = listArchiveFileStamps(deps.db)
-  const gone = rows.filter((row) => !existsSync(toAbsolutePath(deps.config.contentDir, row.path)))
-  const toDelete = gone.filter((row) => row.unlinked).map((row) => row.id)
-  const toUnlink = gone.filter((row) => !row.unlinked).map((row) => row.id)
+  const toDelete: string[] = []
+  const toUnlink: string[] = []
+  for (const row of listArchiveFileStamps(deps.db)) {
+    if (existsSync(toAbsolutePath(deps.config.contentDir, row.path))) continue
+    ;(row.unlinked ? toDelete : toUnlink).push(row.id)
+  }
   commit(deps, (w) => deleteArchiveRows(w, toDelete))
   // An unlinked row keeps its memberships: the file may come back (scan.ts shows it again).
   commit(deps, (w) => {

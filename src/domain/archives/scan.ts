@@ -5,21 +5,24 @@
 import { stat } from 'node:fs/promises'
 import type { Deps } from '../../deps.ts'
 import type { Progress } from '../../model/progress.ts'
-import {
-  findArchive,
-  listArchiveFileStamps,
-  readArchivePages,
-} from '../../db/repos/archives.repo.ts'
+import { findArchive, readArchivePages } from '../../db/repos/archives.repo.ts'
 import { commit, type Write } from '../commit.ts'
 import { AppError } from '../../errors.ts'
 import { computeArchiveId, splitFileName, toAbsolutePath, toContentPath } from './files.ts'
 import { insertCatalogRow, type ReadArchive } from './catalog-row.ts'
 import { hideArchive, patchArchive } from './save.ts'
 import { reasonOf, walkArchiveFiles } from './walk.ts'
+import { readCatalogFiles, type CatalogFiles } from './catalog-files.ts'
+import { collectAfterPass } from '../../model/large-pass.ts'
 import { deleteThumbnails } from './thumbnails.ts'
 
 /** Files read in parallel: hashing and directory reads are I/O bound. */
 const SCAN_PARALLELISM = 8
+/**
+ * Files stat'ed in parallel. At a million unchanged files one at a time took 16.3 s, sixteen at
+ * a time 2.9 s.
+ */
+const STAT_PARALLELISM = 16
 /**
  * Rows written per transaction. A transaction holds the server's one thread (each row also
  * updates the search index and its subscribers), so a search waits for the batch in progress:
@@ -76,33 +79,38 @@ export async function scanContentFolder(
   const walk = await walkArchiveFiles(contentDir)
   const files = walk.files
   result.unreadable.push(...walk.unreadable)
-  const known = new Map(listArchiveFileStamps(deps.db).map((row) => [row.path, row]))
-  const seenPaths = new Set<string>()
-  const changed: Found[] = []
-
-  for (const absPath of files) {
-    const path = toContentPath(contentDir, absPath)
-    const st = await stat(absPath).catch((error: unknown) => {
-      // Gone or out of reach since the walk listed it.
-      result.unreadable.push({ path, reason: reasonOf(error) })
-      return null
-    })
-    if (!st) continue
-    seenPaths.add(path)
-    const row = known.get(path)
-    const unchanged = row && row.size === st.size && row.mtimeMs === Math.floor(st.mtimeMs)
-    if (unchanged && !row.unlinked) continue
-    if (deps.unreadable.has(path, st.size, Math.floor(st.mtimeMs))) continue
-    changed.push({ absPath, path, size: st.size, mtimeMs: Math.floor(st.mtimeMs) })
+  // The walk's garbage (its folder entries) is as large as what it keeps: collected before the
+  // catalogue is read, a million files' rescan peaked ~0.3 GB lower.
+  collectAfterPass(files.length)
+  const known = readCatalogFiles(deps.db)
+  // Files to read, in walk order (the first of two identical files is the one catalogued).
+  const changed: (Found & { order: number })[] = []
+  let nextStat = 0
+  const statFiles = async () => {
+    for (let order = nextStat++; order < files.length; order = nextStat++) {
+      const absPath = files[order]!
+      const path = toContentPath(contentDir, absPath)
+      const st = await stat(absPath).catch((error: unknown) => {
+        // Gone or out of reach since the walk listed it.
+        result.unreadable.push({ path, reason: reasonOf(error) })
+        return null
+      })
+      if (!st) continue
+      const mtimeMs = Math.floor(st.mtimeMs)
+      if (known.found(path, st.size, mtimeMs)) continue
+      if (deps.unreadable.has(path, st.size, mtimeMs)) continue
+      changed.push({ absPath, path, size: st.size, mtimeMs, order })
+    }
   }
+  await Promise.all(Array.from({ length: STAT_PARALLELISM }, statFiles))
+  changed.sort((a, b) => a.order - b.order)
   result.scanned = files.length
 
   // Rows whose file disappeared: candidates for a move (same id found elsewhere) or unlinking.
   // Files under a folder that could not be listed are out of sight, not gone.
   const unseen = (path: string) => walk.skippedDirs.some((dir) => path.startsWith(`${dir}/`))
   const vanished = new Map<string, string>()
-  for (const [path, row] of known)
-    if (!seenPaths.has(path) && !unseen(path)) vanished.set(row.id, path)
+  for (const row of known.notFound()) if (!unseen(row.path)) vanished.set(row.id, row.path)
 
   let done = 0
   // Archives whose file changed past the hashed prefix: their thumbnails show the old pages.
@@ -116,13 +124,20 @@ export async function scanContentFolder(
         applyRead(deps, w, item, known, vanished, result, staleThumbnails)
     })
   }
-  const queue = [...changed]
+  // Reads end in any order and are applied in walk order, so the first of two identical files
+  // is the one catalogued whichever read ends first.
+  const ended = new Map<number, Read | (Found & { reason: string })>()
+  let nextRead = 0
+  let nextApplied = 0
   const worker = async () => {
-    for (let item = queue.shift(); item; item = queue.shift()) {
+    for (let at = nextRead++; at < changed.length; at = nextRead++) {
       if (signal?.aborted) return
-      const read = await readArchiveFile(deps, item, result)
-      if ('reason' in read) failed.push(read)
-      else batch.push(read)
+      ended.set(at, await readArchiveFile(deps, changed[at]!, result))
+      for (let read = ended.get(nextApplied); read; read = ended.get(nextApplied)) {
+        ended.delete(nextApplied++)
+        if ('reason' in read) failed.push(read)
+        else batch.push(read)
+      }
       if (batch.length >= WRITE_BATCH) flush()
       done++
       progress?.(done, changed.length)
@@ -173,7 +188,7 @@ function hideUnreadable(
   deps: Deps,
   w: Write,
   item: Found & { reason: string },
-  known: Map<string, { id: string }>,
+  known: CatalogFiles,
   result: ScanResult,
 ): void {
   const atPath = known.get(item.path)
@@ -189,7 +204,7 @@ function applyRead(
   deps: Deps,
   w: Write,
   item: Read,
-  known: Map<string, { id: string; path: string; unlinked: boolean }>,
+  known: CatalogFiles,
   vanished: Map<string, string>,
   result: ScanResult,
   staleThumbnails: string[],
