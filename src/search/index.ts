@@ -228,6 +228,8 @@ export function createSearchIndex(source: IndexSource): SearchIndex {
       for (const row of source.listArchives()) next.store.put(archiveDoc(row), true)
       for (const record of source.listTankoubons()) next.tanks.set(record, true)
       next.tanks.flush(true)
+      // The rows read and their folded tag strings, before the sorts add their own garbage.
+      collectAfterPass(next.store.capacity)
       next.vocab.seal()
       next.store.sortTitles()
       epoch += state.store.version + 1
