@@ -199,10 +199,30 @@ export function* listArchiveFileStamps(db: Db): Generator<ArchiveFileStamp> {
     db,
     'SELECT id, path, size, mtime_ms, unlinked, rowid FROM archives WHERE rowid > ?1 ORDER BY rowid LIMIT ?2',
   )
-  for (const rows of batches)
-    for (const [id, path, size, mtimeMs, unlinked] of rows)
-      yield { id, path, size, mtimeMs, unlinked: unlinked !== 0 }
+  for (const rows of batches) for (const row of rows) yield fileStampOf(row)
 }
+
+/**
+ * The stamps of the files at `path` or under it as a folder (content-relative), linked or not:
+ * a range of the path index (`/` is 0x2F, `0` the next byte).
+ */
+export function listArchiveFileStampsUnder(db: Db, path: string): ArchiveFileStamp[] {
+  const rows = db.$client
+    .query<FileStampValues, [string]>(
+      `SELECT id, path, size, mtime_ms, unlinked, rowid FROM archives
+       WHERE path = ?1 OR (path >= ?1 || '/' AND path < ?1 || '0')`,
+    )
+    .values(path) as FileStampValues[]
+  return rows.map(fileStampOf)
+}
+
+const fileStampOf = ([id, path, size, mtimeMs, unlinked]: FileStampValues): ArchiveFileStamp => ({
+  id,
+  path,
+  size,
+  mtimeMs,
+  unlinked: unlinked !== 0,
+})
 
 export function insertArchive(db: Db, row: NewArchiveRow, pages: string[]): ArchiveRow {
   const inserted = db.insert(archives).values(row).returning().get()

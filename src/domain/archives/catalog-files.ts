@@ -2,7 +2,11 @@
 // columns rather than row objects, with a found mark per row rather than a Set of the paths
 // found: at a million archives the rows, their Map and the Set held ~1.4 GB at the rescan's peak.
 import type { Db } from '../../db/client.ts'
-import { listArchiveFileStamps, type ArchiveFileStamp } from '../../db/repos/archives.repo.ts'
+import {
+  listArchiveFileStamps,
+  listArchiveFileStampsUnder,
+  type ArchiveFileStamp,
+} from '../../db/repos/archives.repo.ts'
 
 export type CatalogFiles = {
   /** The row catalogued at `path` (linked or not) when the rescan began. */
@@ -16,14 +20,19 @@ export type CatalogFiles = {
   notFound(): Generator<{ id: string; path: string }>
 }
 
-export function readCatalogFiles(db: Db): CatalogFiles {
+/** The catalogue's files, all or (`under`) those at or under some content-relative paths. */
+export function readCatalogFiles(db: Db, under?: readonly string[]): CatalogFiles {
   const rowAt = new Map<string, number>()
   const ids: string[] = []
   const paths: string[] = []
   const sizes: number[] = []
   const mtimes: number[] = []
   const unlinked: boolean[] = []
-  for (const row of listArchiveFileStamps(db)) {
+  const rows = under
+    ? under.flatMap((path) => listArchiveFileStampsUnder(db, path))
+    : listArchiveFileStamps(db)
+  for (const row of rows) {
+    if (rowAt.has(row.path)) continue // paths that overlap name a row twice
     rowAt.set(row.path, ids.length)
     ids.push(row.id)
     paths.push(row.path)

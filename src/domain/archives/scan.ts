@@ -11,7 +11,7 @@ import { AppError } from '../../errors.ts'
 import { computeArchiveId, splitFileName, toAbsolutePath, toContentPath } from './files.ts'
 import { insertCatalogRow, type ReadArchive } from './catalog-row.ts'
 import { hideArchive, patchArchive } from './save.ts'
-import { reasonOf, walkArchiveFiles } from './walk.ts'
+import { reasonOf, walkArchiveFiles, walkArchiveFilesUnder } from './walk.ts'
 import { readCatalogFiles, type CatalogFiles } from './catalog-files.ts'
 import { collectAfterPass } from '../../model/large-pass.ts'
 import { deleteThumbnails } from './thumbnails.ts'
@@ -61,10 +61,18 @@ export function createUnreadableFiles(): UnreadableFiles {
   }
 }
 
-/** `progress` counts the changed files read; `signal` stops the pass between files. */
+/**
+ * `progress` counts the changed files read; `signal` stops the pass between files. `paths`
+ * (content-relative files or folders, none of them the content folder itself) limits the pass
+ * to what lies there: only rows at or under them can be found gone.
+ */
 export async function scanContentFolder(
   deps: Deps,
-  { progress, signal }: { progress?: Progress; signal?: AbortSignal } = {},
+  {
+    progress,
+    signal,
+    paths,
+  }: { progress?: Progress; signal?: AbortSignal; paths?: readonly string[] } = {},
 ): Promise<ScanResult> {
   const { contentDir } = deps.config
   const result: ScanResult = {
@@ -76,13 +84,16 @@ export async function scanContentFolder(
     duplicates: [],
     unreadable: [],
   }
-  const walk = await walkArchiveFiles(contentDir)
+  const scope = paths && !paths.includes('') ? outermost(paths) : undefined
+  const walk = scope
+    ? await walkArchiveFilesUnder(contentDir, scope)
+    : await walkArchiveFiles(contentDir)
   const files = walk.files
   result.unreadable.push(...walk.unreadable)
   // The walk's garbage (its folder entries) is as large as what it keeps: collected before the
   // catalogue is read, a million files' rescan peaked ~0.3 GB lower.
   collectAfterPass(files.length)
-  const known = readCatalogFiles(deps.db)
+  const known = readCatalogFiles(deps.db, scope)
   // Files to read, in walk order (the first of two identical files is the one catalogued).
   const changed: (Found & { order: number })[] = []
   let nextStat = 0
@@ -108,7 +119,8 @@ export async function scanContentFolder(
 
   // Rows whose file disappeared: candidates for a move (same id found elsewhere) or unlinking.
   // Files under a folder that could not be listed are out of sight, not gone.
-  const unseen = (path: string) => walk.skippedDirs.some((dir) => path.startsWith(`${dir}/`))
+  const unseen = (path: string) =>
+    walk.skippedDirs.some((dir) => path === dir || path.startsWith(`${dir}/`))
   const vanished = new Map<string, string>()
   for (const row of known.notFound()) if (!unseen(row.path)) vanished.set(row.id, row.path)
 
@@ -159,6 +171,15 @@ export async function scanContentFolder(
   // The rescan job's `thumbnails` pass then makes the missing covers again from the new pages.
   for (const id of staleThumbnails) await deleteThumbnails(deps, id)
   return result
+}
+
+/** The paths none of the others holds (a folder and a file in it: the folder). */
+function outermost(paths: readonly string[]): string[] {
+  const sorted = [...new Set(paths)].sort()
+  const kept: string[] = []
+  for (const path of sorted)
+    if (!kept.some((folder) => path.startsWith(`${folder}/`))) kept.push(path)
+  return kept
 }
 
 async function readArchiveFile(

@@ -42,9 +42,14 @@ type Folder = { path: string; key: string }
 
 const keyOf = (st: Stats): string => `${st.dev}:${st.ino}`
 
+/**
+ * The files under `start` (the content folder unless named: a folder inside it) whose name
+ * `wanted` accepts. Only the content folder itself failing to list fails the walk.
+ */
 export async function walkContentFolder(
   contentDir: string,
   wanted: (name: string) => boolean,
+  start = contentDir,
 ): Promise<ContentWalk> {
   const walk: ContentWalk = { files: [], unreadable: [], skippedDirs: [] }
   const relative = (absPath: string) => toContentPath(contentDir, absPath)
@@ -52,7 +57,7 @@ export async function walkContentFolder(
     log.warn('skipped an entry of the content folder', { path: relative(absPath), reason: why })
     if (listed) walk.unreadable.push({ path: relative(absPath), reason: why })
   }
-  const root = await stat(contentDir).catch((error: unknown) => {
+  const root = await stat(start).catch((error: unknown) => {
     throw new AppError('internal', `The content folder cannot be read: ${reasonOf(error)}.`)
   })
   // Real (dev, inode) of each folder walked: a folder reached again is a loop or an alias.
@@ -67,7 +72,7 @@ export async function walkContentFolder(
   }
   // Folders inside the content folder are all walked before any linked one, so a folder that is
   // also reachable through a link keeps its own path.
-  const plain: Folder[] = [{ path: contentDir, key: keyOf(root) }]
+  const plain: Folder[] = [{ path: start, key: keyOf(root) }]
   const linked: Folder[] = []
   for (let folder = plain.pop() ?? linked.pop(); folder; folder = plain.pop() ?? linked.pop()) {
     if (!firstVisit(folder)) continue
@@ -110,31 +115,88 @@ export async function walkContentFolder(
   return walk
 }
 
+const wantedByCatalogue = (name: string) => name === IGNORE_FILE_NAME || isArchiveFile(name)
+
 /**
  * The archive files of the content folder as the catalogue takes them: the walk for archive
  * names, less what the `.lrrignore` files met on the way leave out (docs/api.md, Scanning).
  */
 export async function walkArchiveFiles(contentDir: string): Promise<ContentWalk> {
-  const wanted = (name: string) => name === IGNORE_FILE_NAME || isArchiveFile(name)
-  const walk = await walkContentFolder(contentDir, wanted)
-  const rules = new Map<string, IgnoreRule[]>()
-  const files: string[] = []
-  for (const absPath of walk.files) {
-    if (basename(absPath) !== IGNORE_FILE_NAME) {
-      files.push(absPath)
+  return leaveOutIgnored(contentDir, await walkContentFolder(contentDir, wantedByCatalogue), [])
+}
+
+/**
+ * The archive files under some paths of the content folder (content-relative files or folders,
+ * as the watcher names what changed), as walkArchiveFiles finds them there: folders walked whole,
+ * the `.lrrignore` files of the folders above them applied as well. A path that is gone adds
+ * nothing; one that cannot be reached is out of sight (`skippedDirs`), not gone.
+ */
+export async function walkArchiveFilesUnder(
+  contentDir: string,
+  paths: readonly string[],
+): Promise<ContentWalk> {
+  const walk: ContentWalk = { files: [], unreadable: [], skippedDirs: [] }
+  const above = new Set<string>()
+  for (const path of paths) {
+    for (let folder = parentOf(path); ; folder = parentOf(folder)) {
+      above.add(folder)
+      if (folder === '') break
+    }
+    const absPath = join(contentDir, path)
+    let target: Stats
+    try {
+      target = await stat(absPath)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') walk.skippedDirs.push(path)
       continue
     }
+    if (target.isFile()) {
+      if (wantedByCatalogue(basename(path))) walk.files.push(absPath)
+      continue
+    }
+    if (!target.isDirectory()) continue
+    const found = await walkContentFolder(contentDir, wantedByCatalogue, absPath).catch(() => null)
+    if (!found) {
+      walk.skippedDirs.push(path)
+      continue
+    }
+    walk.files.push(...found.files)
+    walk.unreadable.push(...found.unreadable)
+    walk.skippedDirs.push(...found.skippedDirs)
+  }
+  return leaveOutIgnored(contentDir, walk, [...above])
+}
+
+const parentOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')))
+
+/**
+ * The walk less the files its `.lrrignore` files leave out, and less those files themselves;
+ * `folders` are more folders whose `.lrrignore` applies (those above a partial walk).
+ */
+async function leaveOutIgnored(
+  contentDir: string,
+  walk: ContentWalk,
+  folders: readonly string[],
+): Promise<ContentWalk> {
+  const ignoreFiles = walk.files.filter((absPath) => basename(absPath) === IGNORE_FILE_NAME)
+  for (const folder of folders) {
+    const absPath = join(contentDir, folder, IGNORE_FILE_NAME)
+    if (await Bun.file(absPath).exists()) ignoreFiles.push(absPath)
+  }
+  const rules = new Map<string, IgnoreRule[]>()
+  for (const absPath of ignoreFiles) {
     const path = toContentPath(contentDir, absPath)
     try {
       const own = parseIgnoreFile(await readFile(absPath, 'utf8'))
-      if (own.length > 0) rules.set(path.slice(0, Math.max(0, path.lastIndexOf('/'))), own)
+      if (own.length > 0) rules.set(parentOf(path), own)
     } catch (error) {
       log.warn('skipped an ignore file of the content folder', { path, reason: reasonOf(error) })
     }
   }
   const kept = (path: string) => basename(path) !== IGNORE_FILE_NAME && !isIgnored(rules, path)
   return {
-    files: files.filter((absPath) => !isIgnored(rules, toContentPath(contentDir, absPath))),
+    files: walk.files.filter((absPath) => kept(toContentPath(contentDir, absPath))),
     unreadable: walk.unreadable.filter((entry) => kept(entry.path)),
     skippedDirs: walk.skippedDirs,
   }

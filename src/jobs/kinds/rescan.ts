@@ -8,16 +8,22 @@ import { publicReason } from '../public-reason.ts'
 
 const log = createLogger('scan')
 
+/** `paths`: the watcher's changed paths (content-relative); without them, the whole folder. */
+export type RescanArgs = { paths?: string[] }
+
 export const rescanJob = (deps: Deps) =>
-  defineJob<Record<string, never>>({
+  defineJob<RescanArgs>({
     concurrency: 1,
-    uniqueKey: () => 'rescan',
+    // A queued whole-folder pass absorbs another; a pass over some paths is never merged (its
+    // twin may name other paths).
+    uniqueKey: (args) => (args.paths ? null : 'rescan'),
     mergeActive: false,
-    async run(ctx) {
+    async run(ctx, args) {
       const result = await scanContentFolder(deps, {
         progress: (done, total) =>
           ctx.progress(done / Math.max(1, total), { scanned: done, total }),
         signal: ctx.signal,
+        paths: args.paths,
       })
       // Its file list and row stamps (~700 MB at a million files).
       collectAfterPass(result.scanned)

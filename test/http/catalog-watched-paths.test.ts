@@ -1,0 +1,124 @@
+// The watcher's rescans cover only the paths that changed (src/domain/archives/content-sync.ts),
+// and a rescan over some paths finds gone only the rows at or under them.
+import { describe, expect, it } from 'bun:test'
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { makeCbz } from '../helpers/fixtures.ts'
+import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
+
+async function listed(app: TestServer, cookie: string): Promise<Wire[]> {
+  return (await (await app.req('/api/archives', { cookie })).json()) as Wire[]
+}
+
+/** Runs the rescan job over `paths` and returns its result. */
+async function rescanPaths(app: TestServer, paths: string[]): Promise<Record<string, any>> {
+  const row = await app.deps.jobs.waitFor(app.deps.jobs.enqueue('rescan', { paths }))
+  expect(row.state).toBe('finished')
+  return JSON.parse(row.result ?? '{}')
+}
+
+/** The newest rescan job once no rescan is queued or running. */
+async function lastRescan(app: TestServer, cookie: string): Promise<Record<string, any>> {
+  await app.idle()
+  const { jobs } = (await (await app.req('/api/jobs', { cookie })).json()) as { jobs: Wire[] }
+  const rescans = jobs.filter((job) => job.name === 'rescan').sort((a, b) => +b.id - +a.id)
+  return rescans[0]!.result as Record<string, any>
+}
+
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 100 && !(await check()); tries++) await Bun.sleep(50)
+  expect(await check()).toBe(true)
+}
+
+describe('the watcher: rescans over the changed paths', () => {
+  it('walks only the folder that changed, and follows a move between two folders', async () => {
+    await using app = await startTestServer({
+      config: { watch: true },
+      beforeStart: async (content) => {
+        await mkdir(join(content, 'big'))
+        for (let i = 0; i < 6; i++) await makeCbz(join(content, 'big', `b${i}.cbz`))
+        await mkdir(join(content, 'small'))
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    expect(await listed(app, cookie)).toHaveLength(6)
+
+    await makeCbz(join(app.contentDir, 'small', 'new.cbz'), { pages: 3 })
+    await eventually(async () => (await listed(app, cookie)).length === 7)
+    // The folder `big` was not walked: one file scanned, not seven.
+    expect(await lastRescan(app, cookie)).toMatchObject({ scanned: 1, added: 1 })
+
+    const moved = (await listed(app, cookie)).find((a) => a.filename === 'b0')!
+    await rename(join(app.contentDir, 'big', 'b0.cbz'), join(app.contentDir, 'small', 'b0.cbz'))
+    await eventually(async () => {
+      const row = (await listed(app, cookie)).find((a) => a.arcid === moved.arcid)
+      return row !== undefined && (await lastRescan(app, cookie)).moved === 1
+    })
+    const meta = (await (
+      await app.req(`/api/archives/${moved.arcid}/metadata`, { cookie })
+    ).json()) as Wire
+    expect(meta.filename).toBe('b0')
+    expect(await listed(app, cookie)).toHaveLength(7)
+
+    await rm(join(app.contentDir, 'small', 'new.cbz'))
+    await eventually(async () => (await listed(app, cookie)).length === 6)
+  })
+
+  it('takes a whole-folder rescan when an .lrrignore file changes', async () => {
+    await using app = await startTestServer({
+      config: { watch: true },
+      beforeStart: async (content) => {
+        await mkdir(join(content, 'keep'))
+        await makeCbz(join(content, 'keep', 'k.cbz'))
+        await mkdir(join(content, 'drop'))
+        await makeCbz(join(content, 'drop', 'd.cbz'))
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    expect(await listed(app, cookie)).toHaveLength(2)
+    await writeFile(join(app.contentDir, '.lrrignore'), 'drop/\n')
+    await eventually(async () => (await listed(app, cookie)).length === 1)
+    expect((await listed(app, cookie))[0]!.filename).toBe('k')
+    expect(await lastRescan(app, cookie)).toMatchObject({ scanned: 1, unlinked: 1 })
+  })
+})
+
+describe('rescan job over some paths', () => {
+  it('finds gone only the rows at or under its paths, and applies .lrrignore files above them', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => {
+        await mkdir(join(content, 'a', 'deep'), { recursive: true })
+        await mkdir(join(content, 'b'))
+        await makeCbz(join(content, 'a', 'deep', 'a1.cbz'))
+        await makeCbz(join(content, 'b', 'b1.cbz'), { pages: 2 })
+        await writeFile(join(content, '.lrrignore'), '/a/deep/skipped*\n')
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    expect(await listed(app, cookie)).toHaveLength(2)
+
+    // b's file is gone, but a pass over `a` does not look there.
+    await rm(join(app.contentDir, 'b', 'b1.cbz'))
+    await makeCbz(join(app.contentDir, 'a', 'deep', 'a2.cbz'), { pages: 3 })
+    await makeCbz(join(app.contentDir, 'a', 'deep', 'skipped.cbz'), { pages: 4 })
+    expect(await rescanPaths(app, ['a'])).toMatchObject({ scanned: 2, added: 1, unlinked: 0 })
+    expect((await listed(app, cookie)).map((a) => a.filename).sort()).toEqual(['a1', 'a2', 'b1'])
+
+    // A file path alone, the ignored one: the root's rules apply to it.
+    expect(await rescanPaths(app, ['a/deep/skipped.cbz'])).toMatchObject({ scanned: 0, added: 0 })
+    // A path that is gone: its row is.
+    expect(await rescanPaths(app, ['b/b1.cbz'])).toMatchObject({ scanned: 0, unlinked: 1 })
+    expect((await listed(app, cookie)).map((a) => a.filename).sort()).toEqual(['a1', 'a2'])
+    // A sibling whose name starts like the path is not under it.
+    await mkdir(join(app.contentDir, 'a-side'))
+    await rm(join(app.contentDir, 'a', 'deep', 'a1.cbz'))
+    expect(await rescanPaths(app, ['a-side'])).toMatchObject({ scanned: 0, unlinked: 0 })
+    expect(await rescanPaths(app, ['a-side', 'a', 'a/deep'])).toMatchObject({
+      scanned: 1,
+      unlinked: 1,
+    })
+  })
+})
