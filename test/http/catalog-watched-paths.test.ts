@@ -48,6 +48,11 @@ describe('the watcher: rescans over the changed paths', () => {
     await eventually(async () => (await listed(app, cookie)).length === 7)
     // The folder `big` was not walked: one file scanned, not seven.
     expect(await lastRescan(app, cookie)).toMatchObject({ scanned: 1, added: 1 })
+    // Its covers job goes over the new archive only, not the library.
+    const { jobs } = (await (await app.req('/api/jobs', { cookie })).json()) as { jobs: Wire[] }
+    const covers = jobs.filter((job) => job.name === 'thumbnails').sort((a, b) => +b.id - +a.id)
+    const job = await app.deps.jobs.waitFor(Number(covers[0]!.id))
+    expect(JSON.parse(job.result ?? '{}')).toMatchObject({ total: 1, made: 1 })
 
     const moved = (await listed(app, cookie)).find((a) => a.filename === 'b0')!
     await rename(join(app.contentDir, 'big', 'b0.cbz'), join(app.contentDir, 'small', 'b0.cbz'))

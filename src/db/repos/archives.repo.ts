@@ -178,6 +178,17 @@ function* batchesByRowid<Row extends unknown[]>(
   }
 }
 
+/** The ids of every linked archive, in storage order, without reading their rows whole. */
+export function listLinkedArchiveIds(db: Db): string[] {
+  const ids: string[] = []
+  const batches = batchesByRowid<[string, number]>(
+    db,
+    'SELECT id, rowid FROM archives WHERE unlinked = 0 AND rowid > ?1 ORDER BY rowid LIMIT ?2',
+  )
+  for (const rows of batches) for (const [id] of rows) ids.push(id)
+  return ids
+}
+
 /** A catalogued file as a rescan or database/clean compares it with the content folder. */
 export type ArchiveFileStamp = {
   id: string

@@ -61,18 +61,23 @@ export function createUnreadableFiles(): UnreadableFiles {
   }
 }
 
-/**
- * `progress` counts the changed files read; `signal` stops the pass between files. `paths`
- * (content-relative files or folders, none of them the content folder itself) limits the pass
- * to what lies there: only rows at or under them can be found gone.
- */
+export type ScanOptions = {
+  /** Counts the changed files read. */
+  progress?: Progress
+  /** Stops the pass between files. */
+  signal?: AbortSignal
+  /**
+   * Content-relative files or folders (none of them the content folder itself) the pass is
+   * limited to: only rows at or under them can be found gone.
+   */
+  paths?: readonly string[]
+  /** Called with each archive the pass added, moved or refreshed from its file. */
+  onCatalogued?: (id: string) => void
+}
+
 export async function scanContentFolder(
   deps: Deps,
-  {
-    progress,
-    signal,
-    paths,
-  }: { progress?: Progress; signal?: AbortSignal; paths?: readonly string[] } = {},
+  { progress, signal, paths, onCatalogued }: ScanOptions = {},
 ): Promise<ScanResult> {
   const { contentDir } = deps.config
   const result: ScanResult = {
@@ -133,7 +138,8 @@ export async function scanContentFolder(
     if (batch.length === 0) return
     commit(deps, (w) => {
       for (const item of batch.splice(0))
-        applyRead(deps, w, item, known, vanished, result, staleThumbnails)
+        if (applyRead(deps, w, item, known, vanished, result, staleThumbnails))
+          onCatalogued?.(item.id)
     })
   }
   // Reads end in any order and are applied in walk order, so the first of two identical files
@@ -229,7 +235,7 @@ function applyRead(
   vanished: Map<string, string>,
   result: ScanResult,
   staleThumbnails: string[],
-): void {
+): boolean {
   const atPath = known.get(item.path)
   const existing = findArchive(deps.db, item.id)
   const stamps = {
@@ -256,7 +262,7 @@ function applyRead(
     deps.reader.dropCached(item.absPath)
     if (existing.unlinked) result.moved++
     else result.updated++
-    return
+    return true
   }
   if (existing && (vanished.has(item.id) || existing.unlinked)) {
     // The file moved (or came back): follow it, keep its metadata.
@@ -269,15 +275,16 @@ function applyRead(
     )
     vanished.delete(item.id)
     result.moved++
-    return
+    return true
   }
   if (existing) {
     result.duplicates.push({ path: item.path, existing_id: item.id })
-    return
+    return false
   }
   if (atPath && atPath.id !== item.id) displace(w, atPath, item.path, result)
   insertCatalogRow(deps, w, item.absPath, item, item)
   result.added++
+  return true
 }
 
 /**
