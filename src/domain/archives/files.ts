@@ -55,6 +55,9 @@ export function toContentPath(contentDir: string, absPath: string): string {
   return relative(contentDir, absPath).split(sep).join('/')
 }
 
+/** The folder holding a content path ('' for the content folder itself). */
+export const folderOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf('/')))
+
 export function toAbsolutePath(contentDir: string, contentPath: string): string {
   return join(contentDir, ...contentPath.split('/'))
 }

@@ -6,6 +6,8 @@
 // any depth; `!` re-includes, `#` starts a comment, `\` makes the next character literal (`\*`,
 // `\!`, `\#`). The nearest folder whose rules match a file decides, its last matching rule winning.
 
+import { folderOf } from './files.ts'
+
 /** The file name LANraragi reads its ignore rules from. */
 export const IGNORE_FILE_NAME = '.lrrignore'
 
@@ -44,8 +46,6 @@ export function parseIgnoreFile(text: string): IgnoreRule[] {
   }
   return rules
 }
-
-const folderOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf('/')))
 
 /** Whether a file (content-relative, '/'-separated) is left out of the catalogue. */
 export function isIgnored(rules: IgnoreRules, path: string): boolean {

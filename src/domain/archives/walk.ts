@@ -7,7 +7,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { AppError } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
-import { isArchiveFile, toContentPath } from './files.ts'
+import { folderOf, isArchiveFile, toContentPath } from './files.ts'
 import { IGNORE_FILE_NAME, isIgnored, parseIgnoreFile, type IgnoreRule } from './ignore-file.ts'
 
 const log = createLogger('scan')
@@ -138,7 +138,7 @@ export async function walkArchiveFilesUnder(
   const walk: ContentWalk = { files: [], unreadable: [], skippedDirs: [] }
   const above = new Set<string>()
   for (const path of paths) {
-    for (let folder = parentOf(path); ; folder = parentOf(folder)) {
+    for (let folder = folderOf(path); ; folder = folderOf(folder)) {
       above.add(folder)
       if (folder === '') break
     }
@@ -168,8 +168,6 @@ export async function walkArchiveFilesUnder(
   return leaveOutIgnored(contentDir, walk, [...above])
 }
 
-const parentOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')))
-
 /**
  * The walk less the files its `.lrrignore` files leave out, and less those files themselves;
  * `folders` are more folders whose `.lrrignore` applies (those above a partial walk).
@@ -189,7 +187,7 @@ async function leaveOutIgnored(
     const path = toContentPath(contentDir, absPath)
     try {
       const own = parseIgnoreFile(await readFile(absPath, 'utf8'))
-      if (own.length > 0) rules.set(parentOf(path), own)
+      if (own.length > 0) rules.set(folderOf(path), own)
     } catch (error) {
       log.warn('skipped an ignore file of the content folder', { path, reason: reasonOf(error) })
     }

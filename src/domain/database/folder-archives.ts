@@ -24,6 +24,3 @@ export async function catalogedArchivesOnDisk(
   }
   return out.sort((a, b) => naturalCompare(a.path, b.path))
 }
-
-/** The folder holding a content path ('' for the content folder itself). */
-export const folderOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf('/')))

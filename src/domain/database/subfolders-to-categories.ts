@@ -8,7 +8,8 @@ import { findCategory } from '../../db/repos/categories.repo.ts'
 import { nextTimestampId } from '../../model/ids.ts'
 import { commit } from '../commit.ts'
 import { addMember, insertCategoryRow } from '../collections/category-save.ts'
-import { catalogedArchivesOnDisk, folderOf } from './folder-archives.ts'
+import { folderOf } from '../archives/files.ts'
+import { catalogedArchivesOnDisk } from './folder-archives.ts'
 
 export type SubfolderCategories = {
   created: number
