@@ -1,7 +1,7 @@
 // The watcher's rescans cover only the paths that changed (src/domain/archives/content-sync.ts),
 // and a rescan over some paths finds gone only the rows at or under them.
 import { describe, expect, it } from 'bun:test'
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
@@ -82,6 +82,29 @@ describe('the watcher: rescans over the changed paths', () => {
 
     await rm(join(app.contentDir, 'small', 'new.cbz'))
     await eventually(async () => (await listed(app, cookie)).length === 6)
+  })
+
+  it('walks a folder moved in once, however many entries it holds', async () => {
+    await using app = await startTestServer({
+      config: { watch: true },
+      beforeStart: async (content) => void (await makeCbz(join(content, 'other.cbz'))),
+    })
+    await app.idle()
+    const cookie = await app.login()
+    // Prepared outside the content folder, then moved in: one event per entry under it, more
+    // than a burst may name before it would rescan the whole folder.
+    const outside = join(app.contentDir, '..', 'incoming')
+    await mkdir(outside)
+    await makeCbz(join(outside, 'first.cbz'))
+    for (let i = 0; i < 299; i++)
+      await copyFile(join(outside, 'first.cbz'), join(outside, `copy-${i}.cbz`))
+    const before = await newestRescan(app, cookie)
+    await rename(outside, join(app.contentDir, 'incoming'))
+    await eventually(async () => (await listed(app, cookie)).length === 2)
+    const results = await rescansAfter(app, cookie, before)
+    expect(results.map((result) => result.scanned)).toEqual([300])
+    expect(results[0]).toMatchObject({ added: 1 })
+    expect(results[0]!.duplicates).toHaveLength(299)
   })
 
   it('takes a whole-folder rescan when an .lrrignore file changes', async () => {

@@ -3,6 +3,7 @@ import { watch, type FSWatcher } from 'node:fs'
 import { isAbsolute, sep } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import { createLogger } from '../../log.ts'
+import { folderOf } from './files.ts'
 import { IGNORE_FILE_NAME } from './ignore-file.ts'
 
 const log = createLogger('catalog')
@@ -54,7 +55,11 @@ export function createContentSync(deps: Pick<Deps, 'config' | 'jobs' | 'search'>
   let changed: Set<string> | null = new Set()
   const noteChange = (filename: string | Buffer | null) => {
     const path = typeof filename === 'string' ? watchedPath(filename) : null
-    if (path === null || changed === null || changed.size >= MAX_WATCHED_PATHS) changed = null
+    if (changed === null) return
+    if (path === null) changed = null
+    // A folder that moved in comes with an event per entry under it: the folder covers them.
+    else if (holdsAFolderOf(changed, path)) return
+    else if (changed.size >= MAX_WATCHED_PATHS) changed = null
     else changed.add(path)
   }
   const rescanChanged = () => {
@@ -137,6 +142,13 @@ export function createContentSync(deps: Pick<Deps, 'config' | 'jobs' | 'search'>
       stopWatcher()
     },
   }
+}
+
+/** Whether `paths` holds a folder above `path`. */
+function holdsAFolderOf(paths: ReadonlySet<string>, path: string): boolean {
+  for (let folder = folderOf(path); folder !== ''; folder = folderOf(folder))
+    if (paths.has(folder)) return true
+  return false
 }
 
 /**
