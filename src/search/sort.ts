@@ -18,6 +18,28 @@ const DIGITS = /^\d{1,15}$/
  */
 const MERGE_LIMIT = 256
 
+/**
+ * Appends to `out` from `n` the slots of `sequence[begin, end)` whose bit is set, in sequence
+ * order, until `out` holds `count`; returns the new count. Without a branch per slot: every slot
+ * passed is stored and the count moves on only for a set bit, so `out` needs one spare entry.
+ */
+function takeMarked(
+  sequence: ArrayLike<number>,
+  begin: number,
+  end: number,
+  bits: Int32Array,
+  out: Int32Array,
+  n: number,
+  count: number,
+): number {
+  for (let i = begin; i < end && n < count; i++) {
+    const slot = sequence[i]!
+    out[n] = slot
+    n += bitAt(bits, slot)
+  }
+  return n
+}
+
 /** Namespaces holding a date, which a Tankoubon without its own takes from its newest member. */
 const DATE_NAMESPACES: ReadonlySet<string> = new Set(['date_added', 'timestamp'])
 
@@ -279,17 +301,8 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
   /** `slots` in title order by one walk over every document's place in it. */
   const walkTitles = (slots: Int32Array): Int32Array => {
     const count = slots.length
-    const bits = resultBits(slots)
-    const byTitle = store.byTitle
-    // One spare entry: the walk stores every slot it passes and moves on only for a marked one
-    // (its bit), without a branch per slot; `count` entries are the answer.
     const out = new Int32Array(count + 1)
-    let n = 0
-    for (let i = 0; i < byTitle.length && n < count; i++) {
-      const slot = byTitle[i]!
-      out[n] = slot
-      n += bitAt(bits, slot)
-    }
+    takeMarked(store.byTitle, 0, store.byTitle.length, resultBits(slots), out, 0, count)
     return out.subarray(0, count)
   }
 
@@ -334,20 +347,13 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
       }
       const bits = resultBits(slots)
       const byTitle = store.byTitle
-      // One spare entry: the walks store every slot they pass and move on only for a marked one
-      // (its bit), without a branch per slot; `count` entries are the answer.
       const out = new Int32Array(count + 1)
       let n = 0
       if (count === 0) return out.subarray(0, 0)
       const keys = byNamespace.get(spec.namespace) ?? materialize(spec.namespace)
       const { order, tagAt, tagOfSlot, length } = keys
-      if (!spec.desc) {
-        for (let i = 0; i < length && n < count; i++) {
-          const slot = order[i]!
-          out[n] = slot
-          n += bitAt(bits, slot)
-        }
-      } else {
+      if (!spec.desc) n = takeMarked(order, 0, length, bits, out, n, count)
+      else {
         // Values from the last down, equal values still in title order.
         let end = length
         while (end > 0 && n < count) {
@@ -358,11 +364,7 @@ export function createSortKeys(store: Store, vocab: Vocabulary, ownTagsOf: OwnTa
             if (previous !== tag && !(keys.shared && sameValue(previous, tag))) break
             begin--
           }
-          for (let i = begin; i < end; i++) {
-            const slot = order[i]!
-            out[n] = slot
-            n += bitAt(bits, slot)
-          }
+          n = takeMarked(order, begin, end, bits, out, n, count)
           end = begin
         }
       }

@@ -58,6 +58,13 @@ export function toContentPath(contentDir: string, absPath: string): string {
 /** The folder holding a content path ('' for the content folder itself). */
 export const folderOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf('/')))
 
+/** Whether `paths` holds a folder above the content path `path`. */
+export function hasFolderAbove(paths: ReadonlySet<string>, path: string): boolean {
+  for (let folder = folderOf(path); folder !== ''; folder = folderOf(folder))
+    if (paths.has(folder)) return true
+  return false
+}
+
 export function toAbsolutePath(contentDir: string, contentPath: string): string {
   return join(contentDir, ...contentPath.split('/'))
 }

@@ -8,12 +8,19 @@ import type { Progress } from '../../model/progress.ts'
 import { findArchive, readArchivePages } from '../../db/repos/archives.repo.ts'
 import { commit, type Write } from '../commit.ts'
 import { AppError } from '../../errors.ts'
-import { computeArchiveId, splitFileName, toAbsolutePath, toContentPath } from './files.ts'
+import {
+  computeArchiveId,
+  hasFolderAbove,
+  splitFileName,
+  toAbsolutePath,
+  toContentPath,
+} from './files.ts'
 import { insertCatalogRow, type ReadArchive } from './catalog-row.ts'
 import { hideArchive, patchArchive } from './save.ts'
 import { reasonOf, walkArchiveFiles, walkArchiveFilesUnder } from './walk.ts'
 import { readCatalogFiles, type CatalogFiles } from './catalog-files.ts'
 import { collectAfterPass } from '../../model/large-pass.ts'
+import { eachLimited } from '../../model/each-limited.ts'
 import { deleteThumbnails } from './thumbnails.ts'
 
 /** Files read in parallel: hashing and directory reads are I/O bound. */
@@ -101,24 +108,19 @@ export async function scanContentFolder(
   const known = readCatalogFiles(deps.db, scope)
   // Files to read, in walk order (the first of two identical files is the one catalogued).
   const changed: (Found & { order: number })[] = []
-  let nextStat = 0
-  const statFiles = async () => {
-    for (let order = nextStat++; order < files.length; order = nextStat++) {
-      const absPath = files[order]!
-      const path = toContentPath(contentDir, absPath)
-      const st = await stat(absPath).catch((error: unknown) => {
-        // Gone or out of reach since the walk listed it.
-        result.unreadable.push({ path, reason: reasonOf(error) })
-        return null
-      })
-      if (!st) continue
-      const mtimeMs = Math.floor(st.mtimeMs)
-      if (known.found(path, st.size, mtimeMs)) continue
-      if (deps.unreadable.has(path, st.size, mtimeMs)) continue
-      changed.push({ absPath, path, size: st.size, mtimeMs, order })
-    }
-  }
-  await Promise.all(Array.from({ length: STAT_PARALLELISM }, statFiles))
+  await eachLimited(files, STAT_PARALLELISM, async (absPath, order) => {
+    const path = toContentPath(contentDir, absPath)
+    const st = await stat(absPath).catch((error: unknown) => {
+      // Gone or out of reach since the walk listed it.
+      result.unreadable.push({ path, reason: reasonOf(error) })
+      return null
+    })
+    if (!st) return
+    const mtimeMs = Math.floor(st.mtimeMs)
+    if (known.found(path, st.size, mtimeMs)) return
+    if (deps.unreadable.has(path, st.size, mtimeMs)) return
+    changed.push({ absPath, path, size: st.size, mtimeMs, order })
+  })
   changed.sort((a, b) => a.order - b.order)
   result.scanned = files.length
 
@@ -145,12 +147,12 @@ export async function scanContentFolder(
   // Reads end in any order and are applied in walk order, so the first of two identical files
   // is the one catalogued whichever read ends first.
   const ended = new Map<number, Read | (Found & { reason: string })>()
-  let nextRead = 0
   let nextApplied = 0
-  const worker = async () => {
-    for (let at = nextRead++; at < changed.length; at = nextRead++) {
-      if (signal?.aborted) return
-      ended.set(at, await readArchiveFile(deps, changed[at]!, result))
+  await eachLimited(
+    changed,
+    SCAN_PARALLELISM,
+    async (item, at) => {
+      ended.set(at, await readArchiveFile(deps, item, result))
       for (let read = ended.get(nextApplied); read; read = ended.get(nextApplied)) {
         ended.delete(nextApplied++)
         if ('reason' in read) failed.push(read)
@@ -159,9 +161,9 @@ export async function scanContentFolder(
       if (batch.length >= WRITE_BATCH) flush()
       done++
       progress?.(done, changed.length)
-    }
-  }
-  await Promise.all(Array.from({ length: SCAN_PARALLELISM }, worker))
+    },
+    signal,
+  )
   flush()
 
   commit(deps, (w) => {
@@ -181,11 +183,10 @@ export async function scanContentFolder(
 
 /** The paths none of the others holds (a folder and a file in it: the folder). */
 function outermost(paths: readonly string[]): string[] {
-  const sorted = [...new Set(paths)].sort()
-  const kept: string[] = []
-  for (const path of sorted)
-    if (!kept.some((folder) => path.startsWith(`${folder}/`))) kept.push(path)
-  return kept
+  const kept = new Set<string>()
+  // Sorted, a folder comes before everything under it.
+  for (const path of [...new Set(paths)].sort()) if (!hasFolderAbove(kept, path)) kept.add(path)
+  return [...kept]
 }
 
 async function readArchiveFile(

@@ -23,6 +23,7 @@ import {
   type Side,
   type UnmatchedPage,
 } from './compare-align.ts'
+import { mapLimited } from '../../model/each-limited.ts'
 
 const log = createLogger('downloads.compare')
 
@@ -102,24 +103,6 @@ async function identityOf(sides: CompareSides): Promise<string> {
   const a = await fileStamp(sides.aPath, 'The staged download file is missing.')
   const b = await fileStamp(sides.bPath, 'The existing archive file is missing.')
   return `${a}|${b}`
-}
-
-/** `fn` over `items` with at most `limit` running, results in input order. */
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length)
-  let next = 0
-  const lane = async () => {
-    while (next < items.length) {
-      const at = next++
-      out[at] = await fn(items[at]!, at)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane))
-  return out
 }
 
 type Signature = { hash: string | null; sharpness: number }

@@ -14,6 +14,7 @@ import {
 } from '../../db/repos/duplicates.repo.ts'
 import { findThumbnailFile, makeThumbnail } from '../archives/thumbnails.ts'
 import { AppError } from '../../errors.ts'
+import { eachLimited } from '../../model/each-limited.ts'
 import {
   buildCoverIndex,
   FLAT_HASH,
@@ -50,18 +51,6 @@ export type ScanOutcome = {
   failed: { id: string; error: string }[]
   /** Whether the scan stopped before storing groups (server stopping). */
   interrupted?: true
-}
-
-async function eachLimited<T>(
-  items: readonly T[],
-  signal: AbortSignal,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0
-  const lane = async () => {
-    while (next < items.length && !signal.aborted) await fn(items[next++]!)
-  }
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, items.length) }, lane))
 }
 
 /** A stored cover hash is current while the archive's thumbnail is the one it was taken from. */
@@ -127,18 +116,23 @@ export async function findDuplicates(deps: Deps, control: ScanControl): Promise<
     else missing.push(row)
   }
   let done = 0
-  await eachLimited(missing, signal, async (row) => {
-    try {
-      const hash = await hashMissingCover(deps, row)
-      if (hash === null) throw new Error('the cover could not be hashed')
-      covers.set(row.id, hash)
-      outcome.covers_hashed++
-    } catch (error) {
-      failed(row, error)
-    }
-    done++
-    control.progress((0.5 * done) / missing.length, { phase: 'covers', progress: done })
-  })
+  await eachLimited(
+    missing,
+    IN_FLIGHT,
+    async (row) => {
+      try {
+        const hash = await hashMissingCover(deps, row)
+        if (hash === null) throw new Error('the cover could not be hashed')
+        covers.set(row.id, hash)
+        outcome.covers_hashed++
+      } catch (error) {
+        failed(row, error)
+      }
+      done++
+      control.progress((0.5 * done) / missing.length, { phase: 'covers', progress: done })
+    },
+    signal,
+  )
   if (signal.aborted) return { ...outcome, interrupted: true }
 
   // 2. Candidate pairs from the cover index (0.5 .. 0.6). Flat covers say nothing: not indexed.
@@ -169,15 +163,20 @@ export async function findDuplicates(deps: Deps, control: ScanControl): Promise<
     else toSample.push(row)
   }
   done = 0
-  await eachLimited(toSample, signal, async (row) => {
-    try {
-      pages.set(row.id, await hashSampledPages(deps, row))
-    } catch (error) {
-      failed(row, error)
-    }
-    done++
-    control.progress(0.6 + (0.35 * done) / toSample.length, { phase: 'pages', progress: done })
-  })
+  await eachLimited(
+    toSample,
+    IN_FLIGHT,
+    async (row) => {
+      try {
+        pages.set(row.id, await hashSampledPages(deps, row))
+      } catch (error) {
+        failed(row, error)
+      }
+      done++
+      control.progress(0.6 + (0.35 * done) / toSample.length, { phase: 'pages', progress: done })
+    },
+    signal,
+  )
   if (signal.aborted) return { ...outcome, interrupted: true }
   outcome.compared = involved.length
 

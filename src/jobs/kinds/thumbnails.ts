@@ -5,15 +5,10 @@ import { findArchive, listLinkedArchiveIds } from '../../db/repos/archives.repo.
 import { defineJob, type JobContext } from '../define-job.ts'
 import { findThumbnailFile, makeThumbnail } from '../../domain/archives/thumbnails.ts'
 import { messageOf, publicReason } from '../public-reason.ts'
+import { eachLimited } from '../../model/each-limited.ts'
 
 /** sharp gains from two operations in flight on two cores (STACK-NOTES). */
 const IN_FLIGHT = 2
-/**
- * Tasks a worker goes through before it gives the event loop a turn. Archives that have their
- * thumbnail take no await: over a million of them, a worker held the server's thread for the
- * whole list.
- */
-const TASKS_PER_TURN = 256
 
 export type ThumbnailArgs = {
   ids?: string[]
@@ -28,12 +23,11 @@ async function runTasks(deps: Deps, ctx: JobContext, tasks: Task[], force: boole
   let done = 0
   let made = 0
   const failed: { id: string; page: number; error: string }[] = []
-  let next = 0
-  const worker = async () => {
-    for (let at = next++; at < tasks.length; at = next++) {
-      if (ctx.signal.aborted) return
-      if (at % TASKS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve))
-      const task = tasks[at]!
+  // Tasks whose thumbnail exists await nothing: eachLimited gives the event loop its turns.
+  await eachLimited(
+    tasks,
+    IN_FLIGHT,
+    async (task) => {
       const row = findArchive(deps.db, task.id)
       if (row && !row.unlinked && (force || !findThumbnailFile(deps, task.id, task.page))) {
         try {
@@ -57,9 +51,9 @@ async function runTasks(deps: Deps, ctx: JobContext, tasks: Task[], force: boole
         pages: tasks.length,
         total: tasks.length,
       })
-    }
-  }
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker))
+    },
+    ctx.signal,
+  )
   return { total: tasks.length, made, failed }
 }
 
