@@ -7,6 +7,9 @@
  */
 const ITEMS_PER_TURN = 256
 
+/** Resolves once the event loop has had a turn: timers, I/O and other requests run first. */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
 /**
  * `fn` over `items`, at most `limit` at once, taken in order (`index` is the item's position).
  * Stops taking items once `signal` is aborted.
@@ -20,7 +23,7 @@ export async function eachLimited<T>(
   let next = 0
   const lane = async () => {
     for (let taken = 1; next < items.length && !signal?.aborted; taken++) {
-      if (taken % ITEMS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve))
+      if (taken % ITEMS_PER_TURN === 0) await nextTurn()
       if (next >= items.length || signal?.aborted) return
       const at = next++
       await fn(items[at]!, at)

@@ -6,6 +6,7 @@ import type { Conflict } from '../../domain/archives/check-staged.ts'
 import type { IngestInput } from '../../domain/archives/upload.ts'
 import { fail, type AppError } from '../../errors.ts'
 import { ParamText, ParamsBody, requestParam } from '../params.ts'
+import { nextTurn } from '../../model/each-limited.ts'
 
 const RENAME_BODY = 'Body must be {"filename": "new name"}.'
 const DELETE_BODY = 'Body must be {"ids": [archive ids]}.'
@@ -178,7 +179,7 @@ export function archiveListStream(batches: Iterator<ArchiveRow[]>): ReadableStre
           await controller.write((opened ? ',' : '[') + items)
           opened = true
           // Other requests get their turn between batches, also when the client keeps up.
-          await new Promise((resolve) => setImmediate(resolve))
+          await nextTurn()
         }
         if (!cancelled) await controller.write(opened ? ']' : '[]')
       } finally {
