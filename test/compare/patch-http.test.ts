@@ -5,6 +5,8 @@ import { join } from 'node:path'
 import { commit } from '../../src/domain/commit.ts'
 import { insertDownloadRow } from '../../src/domain/downloads/item-save.ts'
 import { findDownloadItem } from '../../src/db/repos/downloads.repo.ts'
+import { findArchive } from '../../src/db/repos/archives.repo.ts'
+import { addToPatch } from '../../src/domain/archives/patch.ts'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { makeComparisonCbz, makeTexturedPage, numbered } from './pages.ts'
 
@@ -204,5 +206,64 @@ describe('DELETE /api/archives/:id/patch', () => {
     expect(body).toMatchObject({ inserted: 0 })
     expect(findDownloadItem(app.deps.db, id)).toBeUndefined()
     expect(existsSync(patchFile())).toBe(false)
+  })
+})
+
+describe('keep-b answers at once', () => {
+  it('adds the pages of one item once when two answers to it race', async () => {
+    const before = (await pagePaths()).length
+    const { id } = await conflictItem()
+    const answers = await Promise.all([
+      keepB(id, [{ a_index: 1, after_filename: '001.jpg' }]),
+      keepB(id, [{ a_index: 1, after_filename: '001.jpg' }]),
+    ])
+    const statuses = answers.map((answer) => answer.status).sort()
+    expect(statuses[0]).toBe(200)
+    expect([404, 423]).toContain(statuses[1]!)
+    expect(await pagePaths()).toHaveLength(before + 1)
+  })
+
+  it('keeps the pages of every item answered when two items of one archive race', async () => {
+    const before = (await pagePaths()).length
+    const first = await conflictItem()
+    const second = await conflictItem()
+    const answers = await Promise.all([
+      keepB(first.id, [{ a_index: 1, after_filename: '001.jpg' }]),
+      keepB(second.id, [{ a_filename: '004.jpg', before_filename: '003.jpg' }]),
+    ])
+    for (const answer of answers) expect([200, 423]).toContain(answer.status)
+    const kept = answers.filter((answer) => answer.status === 200).length
+    expect(kept).toBeGreaterThan(0)
+    expect(await pagePaths()).toHaveLength(before + kept)
+    const meta = await app.json(`/api/archives/${existingId}/metadata`, { cookie })
+    expect(meta.body.pagecount).toBe(before + kept)
+  })
+
+  it('merges into a patch written since the caller read the archive', async () => {
+    await app.json(`/api/archives/${existingId}/patch`, { method: 'DELETE', cookie })
+    const stale = findArchive(app.deps.db, existingId)!
+    expect(stale.hasPatch).toBe(false)
+    const before = (await pagePaths()).length
+    const page = async (seed: number, name: string) => ({
+      data: await makeTexturedPage(seed),
+      sourceName: name,
+      after_filename: '001.jpg',
+    })
+    await addToPatch(app.deps, stale, [await page(90, 'x.jpg')])
+    await addToPatch(app.deps, stale, [await page(91, 'y.jpg')])
+    expect(await pagePaths()).toHaveLength(before + 2)
+  })
+
+  it('refuses to delete an item while an answer to it is carried out', async () => {
+    const { id } = await conflictItem()
+    const [answer, removal] = await Promise.all([
+      keepB(id, [{ a_index: 1, after_filename: '001.jpg' }]),
+      app.json(`/api/download_queue/${id}`, { method: 'DELETE', cookie }),
+    ])
+    // One went first and the other found the item busy or gone; never both half-done.
+    expect([answer.status, removal.status].filter((status) => status === 200)).toHaveLength(1)
+    expect([200, 404, 423]).toContain(answer.status)
+    expect([200, 404, 423]).toContain(removal.status)
+    expect(findDownloadItem(app.deps.db, id)).toBeUndefined()
   })
 })

@@ -6,7 +6,7 @@
 import { rename, rm } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { Deps } from '../../deps.ts'
-import { readArchivePages, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { findArchive, readArchivePages, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { writeZip } from '../../archive/zip-writer.ts'
 import { AppError, fail } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
@@ -166,8 +166,11 @@ export function addToPatch(
   insertions: readonly Insertion[],
 ): Promise<ArchiveRow> {
   return deps.locks.withLock(row.id, async () => {
-    const patchPath = patchPathOfRow(deps, row)
-    const kept = row.hasPatch ? await patchPagesWithBytes(deps, patchPath) : []
+    // Read again under the lock: a patch written since `row` was read is merged, not replaced.
+    const current = findArchive(deps.db, row.id)
+    if (!current) throw fail.bad_request(`No archive with ID ${row.id}.`)
+    const patchPath = patchPathOfRow(deps, current)
+    const kept = current.hasPatch ? await patchPagesWithBytes(deps, patchPath) : []
     const pages = [...kept, ...namedInsertions(insertions)]
     await writePatchFile(patchPath, buildPatchZip(pages))
     deps.reader.dropCached(patchPath)

@@ -14,6 +14,7 @@ import { addToPatch, buildPatchZip, namedInsertions, type Insertion } from '../a
 import { deletePageThumbnails } from '../archives/thumbnails.ts'
 import { deleteDownloadRow } from './item-save.ts'
 import { requireCompareSides, sidePages, type CompareSides } from './compare.ts'
+import { itemLockOf } from './queue.ts'
 import type { Side } from './compare-align.ts'
 
 const log = createLogger('downloads.compare')
@@ -102,24 +103,27 @@ export async function exportPatch(
 
 /**
  * POST compare/keep-b: the existing archive stays; the picked pages of the download (if any) are
- * added to its patch; the item is deleted in one commit and its staged file removed after.
+ * added to its patch; the item is deleted in one commit and its staged file removed after. It holds
+ * the item's lock, as overwrite and rename do: a second answer meanwhile is 423, one after it 404.
  */
-export async function keepExisting(
+export function keepExisting(
   deps: Deps,
   itemId: string,
   requests: readonly InsertionRequest[],
 ): Promise<{ archive: ArchiveRow; inserted: number }> {
-  const sides = requireCompareSides(deps, itemId)
-  let archive = sides.bRow
-  if (requests.length > 0) {
-    const insertions = await resolveInsertions(deps, sides, 'a', requests)
-    archive = await addToPatch(deps, sides.bRow, insertions)
-    await deletePageThumbnails(deps, archive.id)
-  }
-  commit(deps, (w) => deleteDownloadRow(w, itemId))
-  deps.reader.dropCached(sides.aPath)
-  await removeStagedFile(deps, sides.aPath)
-  return { archive, inserted: requests.length }
+  return deps.locks.withLock(itemLockOf(itemId), async () => {
+    const sides = requireCompareSides(deps, itemId)
+    let archive = sides.bRow
+    if (requests.length > 0) {
+      const insertions = await resolveInsertions(deps, sides, 'a', requests)
+      archive = await addToPatch(deps, sides.bRow, insertions)
+      await deletePageThumbnails(deps, archive.id)
+    }
+    commit(deps, (w) => deleteDownloadRow(w, itemId))
+    deps.reader.dropCached(sides.aPath)
+    await removeStagedFile(deps, sides.aPath)
+    return { archive, inserted: requests.length }
+  })
 }
 
 /**

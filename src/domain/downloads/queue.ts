@@ -38,6 +38,12 @@ export type QueueItemEdit = {
 
 /** States whose download is in flight: deleting or editing the item waits until it ends. */
 export const IN_FLIGHT_STATES = ['starting', 'downloading']
+/**
+ * The lock an answer to an item holds (overwrite, rename, keep-b) and that delete takes: one at a
+ * time per item, a second one meanwhile is 423.
+ */
+export const itemLockOf = (id: string) => `download:${id}`
+
 /** A longest URL: a long signed CDN link fits, a pasted document does not. */
 const MAX_URL_LENGTH = 8192
 
@@ -168,19 +174,27 @@ async function removeItem(deps: Deps, item: DownloadItemRow): Promise<boolean> {
 
 /** DELETE /{id}: 404 unknown, 409 while downloading or once ingested. */
 export async function deleteQueueItem(deps: Deps, id: string): Promise<void> {
-  const item = requireItem(deps, id)
-  const reason = undeletable(item)
-  if (reason) throw fail.conflict(reason)
-  await removeItem(deps, item)
+  await deps.locks.withLock(itemLockOf(id), async () => {
+    const item = requireItem(deps, id)
+    const reason = undeletable(item)
+    if (reason) throw fail.conflict(reason)
+    await removeItem(deps, item)
+  })
 }
 
-/** Delete selected: unknown, downloading and ingested ids are skipped silently. */
+/**
+ * Delete selected: unknown, downloading and ingested ids are skipped silently, and so are items
+ * an answer (overwrite, rename, keep-b) is being carried out on.
+ */
 export async function deleteSelected(deps: Deps, ids: string[]): Promise<string[]> {
   const deleted: string[] = []
   for (const id of new Set(ids)) {
-    const item = findDownloadItem(deps.db, id)
-    if (!item || undeletable(item)) continue
-    if (await removeItem(deps, item)) deleted.push(id)
+    if (deps.locks.isLocked(itemLockOf(id))) continue
+    const removed = await deps.locks.withLock(itemLockOf(id), async () => {
+      const item = findDownloadItem(deps.db, id)
+      return item && !undeletable(item) ? removeItem(deps, item) : false
+    })
+    if (removed) deleted.push(id)
   }
   return deleted
 }

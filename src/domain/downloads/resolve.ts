@@ -22,7 +22,7 @@ import {
   type InsertionRequest,
 } from './compare-patch.ts'
 import { ingestForItem, type IngestOutcome } from './ingest.ts'
-import { requireItem } from './queue.ts'
+import { itemLockOf, requireItem } from './queue.ts'
 import { stagedUploadOf } from './staging.ts'
 
 export type PendingConflict = { existing_id: string | null; filename: string }
@@ -37,9 +37,6 @@ function requireConflict(
     throw fail.conflict(`The item is ${item.state}: no filename conflict waits for an answer.`)
   return { item, conflict: JSON.parse(item.pendingFilenameConflict) as PendingConflict }
 }
-
-/** One answer per item at a time: a second one meanwhile is 423. */
-const lockOf = (id: string) => `download:${id}`
 
 const stillWaiting = (row: DownloadItemRow) => row.state === 'waiting'
 
@@ -91,7 +88,7 @@ export async function overwriteConflict(
   id: string,
   insertions: readonly InsertionRequest[] = [],
 ): Promise<IngestOutcome> {
-  return deps.locks.withLock(lockOf(id), async () => {
+  return deps.locks.withLock(itemLockOf(id), async () => {
     const { item, conflict } = requireConflict(deps, id)
     const old = conflict.existing_id ? findArchive(deps.db, conflict.existing_id) : undefined
     if (!old)
@@ -137,7 +134,7 @@ export async function renameConflict(
   const name = validateFileName(filename)
   if (!archiveExtension(name))
     throw fail.bad_request('The new file name needs an archive extension (.zip, .cbz, ...).')
-  return deps.locks.withLock(lockOf(id), async () => {
+  return deps.locks.withLock(itemLockOf(id), async () => {
     const { item } = requireConflict(deps, id)
     const staged = await stagedUploadOf(item.tempPath!, name)
     return ingestForItem(deps, item, staged, stillWaiting)
