@@ -48,6 +48,27 @@ export function findArchives(db: Db, ids: string[]): ArchiveRow[] {
   return db.select().from(archives).where(inArray(archives.id, ids)).all()
 }
 
+/** What the duplicate scan reads of every shown archive: no tags, no summary, no path. */
+export type DuplicateScanRow = Pick<
+  ArchiveRow,
+  'id' | 'thumbhash' | 'size' | 'mtimeMs' | 'pagecount' | 'createdAt'
+>
+
+export function listDuplicateScanRows(db: Db): DuplicateScanRow[] {
+  return db
+    .select({
+      id: archives.id,
+      thumbhash: archives.thumbhash,
+      size: archives.size,
+      mtimeMs: archives.mtimeMs,
+      pagecount: archives.pagecount,
+      createdAt: archives.createdAt,
+    })
+    .from(archives)
+    .where(eq(archives.unlinked, false))
+    .all()
+}
+
 export function listArchives(db: Db): ArchiveRow[] {
   return db.select().from(archives).where(eq(archives.unlinked, false)).all()
 }

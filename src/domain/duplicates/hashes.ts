@@ -37,6 +37,6 @@ export async function hashCover(
 }
 
 /** What sampled page hashes were taken from: a rewritten or patched file changes it. */
-export function pagesSourceOf(row: ArchiveRow): string {
+export function pagesSourceOf(row: Pick<ArchiveRow, 'size' | 'mtimeMs' | 'pagecount'>): string {
   return `${row.size}:${row.mtimeMs}:${row.pagecount}`
 }

@@ -4,7 +4,12 @@
 // into groups, and the groups stored in place of the last scan's.
 import type { Deps } from '../../deps.ts'
 import { tx } from '../../db/client.ts'
-import { listArchives, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import {
+  findArchive,
+  listDuplicateScanRows,
+  type ArchiveRow,
+  type DuplicateScanRow,
+} from '../../db/repos/archives.repo.ts'
 import {
   findArchiveHashes,
   listArchiveHashes,
@@ -54,7 +59,7 @@ export type ScanOutcome = {
 }
 
 /** A stored cover hash is current while the archive's thumbnail is the one it was taken from. */
-function coverIsCurrent(row: ArchiveRow, stored: ArchiveHashRow | undefined): boolean {
+function coverIsCurrent(row: DuplicateScanRow, stored: ArchiveHashRow | undefined): boolean {
   return !!stored && row.thumbhash !== null && stored.coverSource === row.thumbhash
 }
 
@@ -92,9 +97,19 @@ async function hashSampledPages(deps: Deps, row: ArchiveRow): Promise<(string | 
   return hashes
 }
 
+/**
+ * The whole row of an archive the scan must hash (its file is read), read only then: at a million
+ * archives, whole rows of all of them (tags, summaries) are ~1 GB the scan never looks at.
+ */
+function wholeRowOf(deps: Deps, row: DuplicateScanRow): ArchiveRow {
+  const whole = findArchive(deps.db, row.id)
+  if (!whole || whole.unlinked) throw new Error('the archive is gone')
+  return whole
+}
+
 export async function findDuplicates(deps: Deps, control: ScanControl): Promise<ScanOutcome> {
   const { signal } = control
-  const rows = listArchives(deps.db)
+  const rows = listDuplicateScanRows(deps.db)
   const stored = new Map(listArchiveHashes(deps.db).map((h) => [h.archiveId, h]))
   const outcome: ScanOutcome = {
     archives: rows.length,
@@ -104,12 +119,12 @@ export async function findDuplicates(deps: Deps, control: ScanControl): Promise<
     duplicates: 0,
     failed: [],
   }
-  const failed = (row: ArchiveRow, error: unknown) =>
+  const failed = (row: DuplicateScanRow, error: unknown) =>
     outcome.failed.push({ id: row.id, error: (error as Error).message ?? String(error) })
 
   // 1. Covers (0 .. 0.5 of the progress).
   const covers = new Map<string, string>()
-  const missing: ArchiveRow[] = []
+  const missing: DuplicateScanRow[] = []
   for (const row of rows) {
     const hash = stored.get(row.id)
     if (coverIsCurrent(row, hash)) covers.set(row.id, hash!.coverHash)
@@ -121,7 +136,7 @@ export async function findDuplicates(deps: Deps, control: ScanControl): Promise<
     IN_FLIGHT,
     async (row) => {
       try {
-        const hash = await hashMissingCover(deps, row)
+        const hash = await hashMissingCover(deps, wholeRowOf(deps, row))
         if (hash === null) throw new Error('the cover could not be hashed')
         covers.set(row.id, hash)
         outcome.covers_hashed++
@@ -155,7 +170,7 @@ export async function findDuplicates(deps: Deps, control: ScanControl): Promise<
   const involved = [...new Set(candidates.flat())].map((i) => indexed[i]!)
   const pages = new Map<string, (string | null)[]>()
   const storedNow = new Map(listArchiveHashes(deps.db).map((h) => [h.archiveId, h]))
-  const toSample: ArchiveRow[] = []
+  const toSample: DuplicateScanRow[] = []
   for (const row of involved) {
     const hash = storedNow.get(row.id)
     if (hash?.pageHashes && hash.pagesSource === pagesSourceOf(row))
@@ -168,7 +183,7 @@ export async function findDuplicates(deps: Deps, control: ScanControl): Promise<
     IN_FLIGHT,
     async (row) => {
       try {
-        pages.set(row.id, await hashSampledPages(deps, row))
+        pages.set(row.id, await hashSampledPages(deps, wholeRowOf(deps, row)))
       } catch (error) {
         failed(row, error)
       }
