@@ -1,7 +1,7 @@
 // The watcher's rescans cover only the paths that changed (src/domain/archives/content-sync.ts),
 // and a rescan over some paths finds gone only the rows at or under them.
 import { describe, expect, it } from 'bun:test'
-import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
@@ -164,5 +164,26 @@ describe('rescan job over some paths', () => {
       scanned: 1,
       unlinked: 1,
     })
+  })
+
+  it('leaves a link to a folder of the library to that folder, as a whole walk does', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => {
+        await mkdir(join(content, 'a'))
+        await mkdir(join(content, 'b'))
+        await makeCbz(join(content, 'a', 'a1.cbz'))
+        await symlink(join(content, 'a'), join(content, 'b', 'to-a'))
+        await symlink(join(content, 'a'), join(content, 'to-a'))
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    expect((await listed(app, cookie)).map((a) => a.filename)).toEqual(['a1'])
+    await makeCbz(join(app.contentDir, 'b', 'b1.cbz'), { pages: 2 })
+    // The pass over `b` does not walk `a` again through b/to-a, nor does a pass naming a link.
+    const scoped = await rescanPaths(app, ['b', 'to-a'])
+    expect(scoped).toMatchObject({ scanned: 1, added: 1 })
+    expect(scoped.duplicates ?? []).toEqual([])
+    expect((await listed(app, cookie)).map((a) => a.filename).sort()).toEqual(['a1', 'b1'])
   })
 })

@@ -1,10 +1,10 @@
 // Walking the content folder. Linked folders and files are followed (libraries link folders from
-// other disks in), a folder reached twice (a link loop, two links to one folder) is walked once,
-// and an entry that cannot be reached (a loop, a broken link, no permission, a name too long) is
+// other disks in), a folder reached twice (a link loop, two links to one folder) is walked once, a
+// link to a folder of the content folder itself is left to that folder's own path, and an entry that cannot be reached (a loop, a broken link, no permission, a name too long) is
 // skipped with a warning: one bad entry never fails the walk, only an unreadable content folder.
 import type { Dirent, Stats } from 'node:fs'
-import { readdir, readFile, stat } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises'
+import { basename, join, sep } from 'node:path'
 import { AppError } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
 import { folderOf, isArchiveFile, toContentPath } from './files.ts'
@@ -43,6 +43,17 @@ type Folder = { path: string; key: string }
 const keyOf = (st: Stats): string => `${st.dev}:${st.ino}`
 
 /**
+ * Whether the folder a link leads to is in the content folder (`libraryRoot`, real path): a whole
+ * walk reaches it by its own path before any link, and a walk of some paths finds it there too
+ * when it changes. Followed through the link, its files would come back as duplicates of
+ * themselves.
+ */
+async function leadsIntoLibrary(libraryRoot: string, linkPath: string): Promise<boolean> {
+  const target = await realpath(linkPath).catch(() => null)
+  return target !== null && (target === libraryRoot || target.startsWith(libraryRoot + sep))
+}
+
+/**
  * The files under `start` (the content folder unless named: a folder inside it) whose name
  * `wanted` accepts. Only the content folder itself failing to list fails the walk.
  */
@@ -60,6 +71,7 @@ export async function walkContentFolder(
   const root = await stat(start).catch((error: unknown) => {
     throw new AppError('internal', `The content folder cannot be read: ${reasonOf(error)}.`)
   })
+  const libraryRoot = await realpath(contentDir)
   // Real (dev, inode) of each folder walked: a folder reached again is a loop or an alias.
   const visited = new Set<string>()
   const firstVisit = (folder: Folder): boolean => {
@@ -102,7 +114,13 @@ export async function walkContentFolder(
         skip(absPath, reasonOf(error), wanted(entry.name))
         continue
       }
-      if (target.isDirectory())
+      if (
+        target.isDirectory() &&
+        entry.isSymbolicLink() &&
+        (await leadsIntoLibrary(libraryRoot, absPath))
+      )
+        skip(absPath, 'link to a folder of the content folder (walked by its own path)', false)
+      else if (target.isDirectory())
         subfolders.push({
           folder: { path: absPath, key: keyOf(target) },
           isLink: entry.isSymbolicLink(),
@@ -156,6 +174,9 @@ export async function walkArchiveFilesUnder(
       continue
     }
     if (!target.isDirectory()) continue
+    const link = await lstat(absPath).catch(() => null)
+    if (link?.isSymbolicLink() && (await leadsIntoLibrary(await realpath(contentDir), absPath)))
+      continue
     const found = await walkContentFolder(contentDir, wantedByCatalogue, absPath).catch(() => null)
     if (!found) {
       walk.skippedDirs.push(path)
