@@ -182,6 +182,18 @@ describe('acquisition feeds', () => {
     expect(Date.parse(pse.pse.lastReadDate!)).toBeGreaterThan(0)
   })
 
+  it('lists the archive read last first in recently-read, and never-read archives not at all', async () => {
+    for (const id of [tricky, comic]) {
+      const res = await app.req(`/api/archives/${id}/progress/1`, { method: 'PUT', cookie })
+      expect(res.status).toBe(200)
+      await res.text()
+      // Last read times are in seconds: a second apart, the order is certain.
+      if (id === tricky) await Bun.sleep(1100)
+    }
+    const { feed } = await getFeed('/api/opds/recently-read')
+    expect(feed.entries.map((e) => e.id)).toEqual([comic, tricky].map((id) => `urn:tankobun:${id}`))
+  })
+
   it('pages by archives_per_page with first, previous, next and last links', async () => {
     await put('/api/settings', { json: { archives_per_page: 2 } })
     try {

@@ -27,7 +27,8 @@ const LISTS = {
   all: { title: 'All archives', sort: { sortby: 'title', desc: false } },
   new: { title: 'New archives', sort: { sortby: 'title', desc: false, newonly: true } },
   'recently-added': { title: 'Recently added', sort: { sortby: 'date_added', desc: true } },
-  'recently-read': { title: 'Recently read', sort: { sortby: 'lastread', desc: true } },
+  // LANraragi's lastread order lists the most recent first unless `desc` turns it round.
+  'recently-read': { title: 'Recently read', sort: { sortby: 'lastread', desc: false } },
 } as const satisfies Record<string, { title: string; sort: Partial<SearchParams> }>
 
 export type ListName = keyof typeof LISTS
