@@ -9,6 +9,10 @@ import {
   insertArchive,
   listArchiveFileStamps,
   listArchivesAfter,
+  readArchivePages,
+  setArchivePages,
+  updateArchive,
+  type ArchiveRow,
   type NewArchiveRow,
 } from '../../src/db/repos/archives.repo.ts'
 
@@ -82,5 +86,50 @@ describe('listArchiveFileStamps', () => {
         unlinked: n === 2,
       })),
     )
+  })
+})
+
+describe('the archive writers (kept statements)', () => {
+  const stored = (n: number) =>
+    db
+      .select()
+      .from(archives)
+      .where(eq(archives.id, id(n)))
+      .get()
+  /** row() sets every column. */
+  const whole = (n: number) => row(n) as ArchiveRow
+
+  it('inserts every column as given, and answers the row as stored', () => {
+    const given = whole(1)
+    const answered = insertArchive(db, given, ['a.jpg', 'b.jpg'])
+    expect(stored(1)).toEqual(given)
+    expect(answered).toEqual(given)
+    expect(readArchivePages(db, id(1))).toEqual(['a.jpg', 'b.jpg'])
+  })
+
+  it('leaves the columns it is not given to their defaults', () => {
+    const answered = insertArchive(
+      db,
+      { id: id(2), path: 'p.cbz', filename: 'p', extension: 'cbz', title: 'P', createdAt: 5 },
+      [],
+    )
+    expect(answered).toMatchObject({ tags: '', isnew: true, coverPage: 1, thumbhash: null })
+    expect(stored(2)).toEqual(answered)
+  })
+
+  it('updates only the fields it is given, booleans and nulls included', () => {
+    insertArchive(db, row(3), [])
+    const patch = { isnew: true, hasPatch: false, thumbhash: null, title: 'New', progress: 0 }
+    const answered = updateArchive(db, id(3), { ...patch, summary: undefined })
+    expect(answered).toEqual({ ...whole(3), ...patch })
+    expect(stored(3)).toEqual(answered!)
+    expect(updateArchive(db, id(3), {})).toEqual(answered)
+    expect(updateArchive(db, id(99), { title: 'none' })).toBeUndefined()
+  })
+
+  it('replaces the page list', () => {
+    insertArchive(db, row(4), ['a.jpg'])
+    setArchivePages(db, id(4), ['z.jpg', 'y.jpg'])
+    expect(readArchivePages(db, id(4))).toEqual(['z.jpg', 'y.jpg'])
   })
 })
