@@ -383,10 +383,16 @@ describe('server info', () => {
     }
   })
 
-  it('cleans the temp folder', async () => {
+  it('cleans the temp folder, but not the working files of uploads, downloads and splits', async () => {
+    const temp = app.deps.config.tempDir
+    const working = ['upload-1', 'download-2', 'split-3']
+    for (const name of working) await writeFile(join(temp, name), 'in use')
+    await writeFile(join(temp, 'stray'), 'left over')
     const res = await json(await app.req('/api/tempfolder', { method: 'DELETE', cookie }))
     expect(res).toMatchObject({ operation: 'cleantemp', success: 1, error: null })
     expect(typeof res.newsize).toBe('number')
+    for (const name of working) expect(existsSync(join(temp, name))).toBe(true)
+    expect(existsSync(join(temp, 'stray'))).toBe(false)
   })
 
   it('the unreadable file was not catalogued and the rest is served', async () => {
