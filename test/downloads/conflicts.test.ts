@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { rm } from 'node:fs/promises'
 import { seedArchive } from '../helpers/seed.ts'
 import type { TestServer, Wire } from '../helpers/server.ts'
 import {
@@ -177,6 +178,30 @@ describe('another file under the same name', () => {
     expect((await getItem(app, cookie, item.id))!.state).toBe('waiting')
     await app.req(`/api/download_queue/${item.id}`, { method: 'DELETE', cookie })
     expect(stagedDownloads(app)).toEqual([])
+  })
+
+  it('a staged file removed behind its back ends the item in error, startable again', async () => {
+    const { existing, item } = await nameConflict('vanished.cbz')
+    const [staged] = stagedDownloads(app)
+    await rm(join(app.deps.config.tempDir, staged!))
+    const { status, body } = await post(`/api/download_queue/${item.id}/rename`, {
+      filename: 'elsewhere.cbz',
+    })
+    expect(status).toBe(409)
+    expect(body).toMatchObject({ success: 0 })
+    expect(body.error).toContain('staged download file is gone')
+    const after = (await getItem(app, cookie, item.id))!
+    expect(after).toMatchObject({ state: 'error', error: expect.stringContaining('gone') })
+    expect(after.pending_filename_conflict).toBeUndefined()
+    expect((await post(`/api/download_queue/${item.id}/overwrite`)).status).toBe(409)
+    expect((await app.req(`/api/archives/${existing.archive_ids[0]}`, { cookie })).status).toBe(200)
+    // Started again, it downloads anew and waits on the name again.
+    expect((await post(`/api/download_queue/${item.id}/start`)).status).toBe(200)
+    const again = await waitForItem(app, cookie, item.id, inState('done', 'error', 'waiting'))
+    expect(again.state).toBe('waiting')
+    expect(
+      (await app.req(`/api/download_queue/${item.id}`, { method: 'DELETE', cookie })).status,
+    ).toBe(200)
   })
 
   it('overwrite that cannot place the download (disk full) puts the old archive back as it was', async () => {

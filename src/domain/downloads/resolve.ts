@@ -22,21 +22,38 @@ import {
   type InsertionRequest,
 } from './compare-patch.ts'
 import { ingestForItem, type IngestOutcome } from './ingest.ts'
+import { patchDownloadRow } from './item-save.ts'
 import { itemLockOf, requireItem } from './queue.ts'
 import { stagedUploadOf } from './staging.ts'
 
 export type PendingConflict = { existing_id: string | null; filename: string }
 
-/** The item and its waiting conflict; 409 when no filename conflict waits for an answer. */
-function requireConflict(
+/**
+ * The item and its waiting conflict; 409 when no filename conflict waits for an answer. A staged
+ * file removed behind the server's back ends the item in error (startable again), also a 409.
+ */
+async function requireConflict(
   deps: Deps,
   id: string,
-): { item: DownloadItemRow; conflict: PendingConflict } {
+): Promise<{ item: DownloadItemRow; conflict: PendingConflict }> {
   const item = requireItem(deps, id)
   if (item.state !== 'waiting' || !item.tempPath || !item.pendingFilenameConflict)
     throw fail.conflict(`The item is ${item.state}: no filename conflict waits for an answer.`)
+  if (!(await Bun.file(item.tempPath).exists())) {
+    commit(deps, (w) =>
+      patchDownloadRow(w, id, {
+        state: 'error',
+        error: STAGED_FILE_GONE,
+        tempPath: null,
+        pendingFilenameConflict: null,
+      }),
+    )
+    throw fail.conflict(`${STAGED_FILE_GONE} The item is now in error: start it again.`)
+  }
   return { item, conflict: JSON.parse(item.pendingFilenameConflict) as PendingConflict }
 }
+
+const STAGED_FILE_GONE = 'The staged download file is gone (removed outside the server).'
 
 const stillWaiting = (row: DownloadItemRow) => row.state === 'waiting'
 
@@ -89,7 +106,7 @@ export async function overwriteConflict(
   insertions: readonly InsertionRequest[] = [],
 ): Promise<IngestOutcome> {
   return deps.locks.withLock(itemLockOf(id), async () => {
-    const { item, conflict } = requireConflict(deps, id)
+    const { item, conflict } = await requireConflict(deps, id)
     const old = conflict.existing_id ? findArchive(deps.db, conflict.existing_id) : undefined
     if (!old)
       throw fail.conflict(
@@ -135,7 +152,7 @@ export async function renameConflict(
   if (!archiveExtension(name))
     throw fail.bad_request('The new file name needs an archive extension (.zip, .cbz, ...).')
   return deps.locks.withLock(itemLockOf(id), async () => {
-    const { item } = requireConflict(deps, id)
+    const { item } = await requireConflict(deps, id)
     const staged = await stagedUploadOf(item.tempPath!, name)
     return ingestForItem(deps, item, staged, stillWaiting)
   })
