@@ -59,6 +59,11 @@ describe('POST /api/download_queue', () => {
         { url: good, plugin_namespace: 'custom/download/missing' },
         { url: good, plugin_namespace: 'metadata/comicinfo' },
         { url: good, plugin_namespace: PLUGIN, category: 'nope' },
+        { url: `https://example.com/${'a'.repeat(8200)}`, plugin_namespace: PLUGIN },
+        { url: 7, plugin_namespace: PLUGIN },
+        { url: good },
+        'https://example.com/bare-string',
+        { url: good, plugin_namespace: PLUGIN, auto_fetch_metadata: 'yes' },
       ],
     })
     expect(status).toBe(200)
@@ -78,6 +83,11 @@ describe('POST /api/download_queue', () => {
       { url: good, reason: 'plugin_not_installed' },
       { url: good, reason: 'not_a_download_plugin' },
       { url: good, reason: 'invalid_category' },
+      { url: `https://example.com/${'a'.repeat(8200)}`, reason: 'url_too_long' },
+      { url: '', reason: 'invalid_entry' },
+      { url: good, reason: 'invalid_entry' },
+      { url: '', reason: 'invalid_entry' },
+      { url: good, reason: 'invalid_entry' },
     ])
     expect(await getItem(app, cookie, body.added[0].id)).toMatchObject({ state: 'queued' })
   })

@@ -79,18 +79,40 @@ function badCategory(category: string | undefined | null): string | null {
   return category && !isCategoryId(category) ? 'invalid_category' : null
 }
 
+/** An entry of the shape an add takes (`NewQueueEntry`), or null. */
+function queueEntryOf(raw: unknown): NewQueueEntry | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null
+  const entry = raw as Record<string, unknown>
+  const optional = (value: unknown, type: string) => value === undefined || typeof value === type
+  if (typeof entry.url !== 'string' || typeof entry.plugin_namespace !== 'string') return null
+  if (!optional(entry.category, 'string') || !optional(entry.auto_fetch_metadata, 'boolean'))
+    return null
+  return {
+    url: entry.url,
+    plugin_namespace: entry.plugin_namespace,
+    category: entry.category as string | undefined,
+    auto_fetch_metadata: entry.auto_fetch_metadata as boolean | undefined,
+  }
+}
+
 /**
  * Bulk add: every valid entry becomes a queued item (one transaction), every invalid one is
  * listed with its reason; an empty list adds nothing.
  */
 export async function addToQueue(
   deps: Deps,
-  entries: NewQueueEntry[],
+  entries: readonly unknown[],
 ): Promise<{ added: DownloadItemRow[]; rejected: Rejected[] }> {
   await deps.plugins.ready()
   const rejected: Rejected[] = []
   const valid: NewQueueEntry[] = []
-  for (const entry of entries) {
+  for (const raw of entries) {
+    const entry = queueEntryOf(raw)
+    if (!entry) {
+      const url = (raw as { url?: unknown } | null)?.url
+      rejected.push({ url: typeof url === 'string' ? url : '', reason: 'invalid_entry' })
+      continue
+    }
     const url = entry.url.trim()
     const reason =
       badUrl(url) ?? badPlugin(deps, entry.plugin_namespace) ?? badCategory(entry.category)

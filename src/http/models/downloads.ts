@@ -10,17 +10,8 @@ const MAX_IDS = 10_000
 
 export const DownloadModel = {
   idParams: t.Object({ id: t.String({ maxLength: 64 }) }),
-  addBody: t.Object({
-    items: t.Array(
-      t.Object({
-        url: t.String({ maxLength: 8192 }),
-        plugin_namespace: t.String({ maxLength: 300 }),
-        category: t.Optional(t.String({ maxLength: 64 })),
-        auto_fetch_metadata: t.Optional(t.Boolean()),
-      }),
-      { maxItems: MAX_ITEMS_PER_ADD },
-    ),
-  }),
+  /** Entries are checked one by one (queue.ts `addToQueue`): a bad one is rejected alone. */
+  addBody: t.Object({ items: t.Array(t.Unknown(), { maxItems: MAX_ITEMS_PER_ADD }) }),
   /** PATCH: omitted fields keep their stored value. */
   editBody: t.Object(
     {
