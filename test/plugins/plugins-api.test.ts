@@ -265,6 +265,24 @@ describe('plugin options', () => {
     expect(bad.body).toMatchObject({ operation: 'update_plugin_options', success: 0 })
     expect((await app.json(path, { cookie })).body).toMatchObject({ options: { domain_rules: [] } })
   })
+
+  it('refuses an unknown key or a wrong type with 400 and saves nothing of the body', async () => {
+    for (const json of [
+      { bundle_as_archive: true, domain_rulez: rules },
+      { bundle_as_archive: 'yes' },
+      { domain_rules: 'all' },
+      [true],
+    ]) {
+      const bad = await app.json(path, { method: 'PUT', cookie, json })
+      expect(bad.status).toBe(400)
+      expect(bad.body).toMatchObject({ operation: 'update_plugin_options', success: 0 })
+    }
+    const unknown = await app.json(path, { method: 'PUT', cookie, json: { domain_rulez: [] } })
+    expect(unknown.body.error).toContain('domain_rulez')
+    expect((await app.json(path, { cookie })).body).toMatchObject({
+      options: { domain_rules: [], bundle_as_archive: false },
+    })
+  })
 })
 
 describe('plugin option timeout_ms', () => {

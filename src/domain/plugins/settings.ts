@@ -140,13 +140,54 @@ export async function getPluginOptions(
   return storedOptions(findPlugin(deps.db, plugin.namespace)!)
 }
 
+/** The same range as the server-wide plugin_timeout_ms setting. */
+const TIMEOUT_RANGE = { min: 100, max: 600_000 }
+const MAX_DOMAIN_RULES = 1000
+
+/**
+ * A body of PUT /api/plugins/options checked as a partial PluginOptions: an unknown key is a 400
+ * (a misspelt `domain_rulez` would otherwise save nothing and answer success), as is a wrong type.
+ */
+function optionsPatchOf(body: unknown): Partial<PluginOptions> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw fail.bad_request('The body must be an object of plugin options.')
+  const patch = body as Record<string, unknown>
+  for (const key of Object.keys(patch))
+    if (!Object.hasOwn(DEFAULT_OPTIONS, key))
+      throw fail.bad_request(
+        `Unknown plugin option ${JSON.stringify(key.slice(0, 64))}: the options are ${Object.keys(DEFAULT_OPTIONS).join(', ')}.`,
+      )
+  const { domain_rules, bundle_as_archive, timeout_ms } = patch
+  if (
+    domain_rules !== undefined &&
+    (!Array.isArray(domain_rules) || domain_rules.length > MAX_DOMAIN_RULES)
+  )
+    throw fail.bad_request(`Invalid domain_rules: a list of at most ${MAX_DOMAIN_RULES} rules.`)
+  if (bundle_as_archive !== undefined && typeof bundle_as_archive !== 'boolean')
+    throw fail.bad_request('Invalid bundle_as_archive: true or false.')
+  if (
+    timeout_ms !== undefined &&
+    timeout_ms !== null &&
+    !(
+      Number.isInteger(timeout_ms) &&
+      (timeout_ms as number) >= TIMEOUT_RANGE.min &&
+      (timeout_ms as number) <= TIMEOUT_RANGE.max
+    )
+  )
+    throw fail.bad_request(
+      `Invalid timeout_ms: an integer from ${TIMEOUT_RANGE.min} to ${TIMEOUT_RANGE.max}, or null.`,
+    )
+  return patch as Partial<PluginOptions>
+}
+
 /** Partial: omitted fields keep their stored value. Domain rules are checked before anything is saved. */
 export async function updatePluginOptions(
   deps: Deps,
   namespace: string | undefined,
-  patch: Partial<PluginOptions>,
+  body: unknown,
 ): Promise<PluginOptions> {
   const plugin = await requirePlugin(deps, namespace)
+  const patch = optionsPatchOf(body)
   if (patch.domain_rules !== undefined) parseDomainRules(patch.domain_rules)
   const next = { ...storedOptions(findPlugin(deps.db, plugin.namespace)!), ...patch }
   updatePluginRow(deps.db, plugin.namespace, { options: JSON.stringify(next) })

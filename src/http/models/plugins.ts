@@ -17,16 +17,8 @@ export const PluginModel = {
     },
     { additionalProperties: false },
   ),
-  /** Partial: only the keys sent change. `domain_rules` is checked by the net module's parser. */
-  optionsBody: t.Object(
-    {
-      domain_rules: t.Optional(t.Array(t.Unknown(), { maxItems: 1000 })),
-      bundle_as_archive: t.Optional(t.Boolean()),
-      // The same range as the server-wide plugin_timeout_ms setting.
-      timeout_ms: t.Optional(t.Union([t.Null(), t.Integer({ minimum: 100, maximum: 600_000 })])),
-    },
-    { additionalProperties: false },
-  ),
+  /** Partial: only the keys sent change; keys and types are checked by updatePluginOptions. */
+  optionsBody: t.Record(t.String(), t.Unknown()),
   priorityBody: t.Object({
     type: t.String(),
     namespaces: t.Array(t.String(), { maxItems: 10_000 }),
