@@ -1,7 +1,6 @@
 // Entry names are untrusted input: the safe-name guard, the page filter and the page order.
 import { fail } from '../errors.ts'
 import { PAGE_EXTENSIONS } from '../model/formats.ts'
-import { naturalCompare } from '../model/natural-sort.ts'
 import { MAX_ENTRIES } from './limits.ts'
 
 /** Archives made on Windows use backslashes; every format exposes names with '/' only. */
@@ -33,9 +32,32 @@ export function isPageName(name: string): boolean {
 export type EntryName = { name: string; isDirectory: boolean; isSpecial?: boolean }
 
 /**
+ * LANraragi's sort key of a page path (`expand` in its get_filelist): every run of ASCII digits
+ * written with at least four (`7` and `007` as `0007`), ASCII letters lowercased. Names are
+ * compared by these keys (code units: code-point order, as Perl compares, for every character up
+ * to U+FFFF), so `page-01` comes before `page_02` and `été` after `f1`.
+ */
+export function pageSortKey(path: string): string {
+  return path
+    .replace(/[0-9]+/g, (digits) => digits.replace(/^0+(?=[0-9])/, '').padStart(4, '0'))
+    .replace(/[A-Z]+/g, (letters) => letters.toLowerCase())
+}
+
+/**
+ * Paths in LANraragi's page order: by `pageSortKey`; paths with one key keep the order the archive
+ * lists them in (Perl's sort is stable, and so is this one).
+ */
+export function sortPagePaths(paths: readonly string[]): string[] {
+  return paths
+    .map((path) => ({ path, key: pageSortKey(path) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((entry) => entry.path)
+}
+
+/**
  * The page list of an archive: refuses the whole archive when any name is unsafe (a crafted
- * archive is not worth half-serving), keeps image files, orders them naturally by full path, then
- * moves cover pages first and credit pages last (LANraragi's page order, `orderPages`).
+ * archive is not worth half-serving), keeps image files, sorts them by full path as LANraragi does
+ * (`sortPagePaths`), then moves cover pages first and credit pages last (`orderPages`).
  */
 export function selectPages(entries: Iterable<EntryName>): string[] {
   const pages = new Set<string>()
@@ -47,7 +69,7 @@ export function selectPages(entries: Iterable<EntryName>): string[] {
       throw fail.unprocessable(`unsafe entry name: ${JSON.stringify(entry.name)} (${reason})`)
     if (!entry.isDirectory && !entry.isSpecial && isPageName(entry.name)) pages.add(entry.name)
   }
-  return orderPages([...pages].sort(naturalCompare))
+  return orderPages(sortPagePaths([...pages]))
 }
 
 // LANraragi's get_filelist patterns, matched on the full entry path as it does: a "cover" page

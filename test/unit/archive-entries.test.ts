@@ -53,6 +53,28 @@ describe('selectPages', () => {
     expect(pages).toEqual(['a/p9.jpg', 'a/p10.jpg', 'b/p1.jpg', 'P1.jpg', 'p2.jpg', 'p10.jpg'])
   })
 
+  it("sorts as LANraragi's expand and cmp do: digits padded to four, ASCII lowercased, code points", () => {
+    const pages = selectPages(files('page_02.png', 'page-01.png', 'f1.png', 'été.png', 'Z.png'))
+    expect(pages).toEqual(['f1.png', 'page-01.png', 'page_02.png', 'Z.png', 'été.png'])
+    const marks = selectPages(files('a b/p?3.png', 'a b/p#2.png', 'a b/p 1.png'))
+    expect(marks).toEqual(['a b/p 1.png', 'a b/p#2.png', 'a b/p?3.png'])
+  })
+
+  it('keeps the archive order of names with one key (007 and 7, A and a), and pads past four digits', () => {
+    expect(selectPages(files('007.jpg', 'A.jpg', '7.jpg', 'a.jpg'))).toEqual([
+      '007.jpg',
+      '7.jpg',
+      'A.jpg',
+      'a.jpg',
+    ])
+    expect(selectPages(files('7.jpg', '007.jpg'))).toEqual(['7.jpg', '007.jpg'])
+    expect(selectPages(files('12345.jpg', '998.jpg', '1000.jpg'))).toEqual([
+      '998.jpg',
+      '1000.jpg',
+      '12345.jpg',
+    ])
+  })
+
   it('drops directories, non-images and resource forks', () => {
     const pages = selectPages([
       { name: 'ch1/', isDirectory: true },
