@@ -133,10 +133,18 @@ describe('jobs', () => {
   it('answers an unknown job with a 400 Env, as LANraragi does', async () => {
     const res = await app.req('/api/jobqueue/987654', { cookie })
     expect(res.status).toBe(400)
-    expect(await json(res)).toMatchObject({ operation: 'job_status', success: 0 })
+    expect(await json(res)).toMatchObject({
+      operation: 'job_status',
+      success: 0,
+      error: 'No job with this ID.',
+    })
     const minion = await app.req('/api/minion/987654', { cookie })
     expect(minion.status).toBe(400)
-    expect(await json(minion)).toMatchObject({ operation: 'minion_job_status', success: 0 })
+    expect(await json(minion)).toMatchObject({
+      operation: 'minion_job_status',
+      success: 0,
+      error: 'No job with this ID.',
+    })
   })
 
   it('returns the ongoing page-thumbnail job instead of queueing a second one', async () => {

@@ -273,6 +273,14 @@ describe('page streaming', () => {
       expect(res.status).toBe(400)
       expect(((await res.json()) as Wire).success).toBe(0)
     }
+    // Past the end, the error names the page as the caller numbered it.
+    for (const [query, named] of [
+      ['page=3&zero_based=true', 'page 3 is past them'],
+      ['page=4', 'page 4 is past them'],
+    ]) {
+      const res = await app.req(`/api/archives/${comic}/page?${query}`, { cookie })
+      expect(((await res.json()) as Wire).error).toContain(named)
+    }
   })
 })
 

@@ -64,19 +64,22 @@ export async function requirePage(
 
 /**
  * The entry a page request names: `path` (an entry of the page list) or `index`, its 0-based
- * place in the page list (the route turns `page=N` into it).
+ * place in the page list (the route turns `page=N` into it; `asked` is N as the caller wrote it,
+ * 1-based or 0-based, for the error).
  */
+export type PageSelector = { path: string } | { index: number; asked?: number }
+
 export async function pageEntry(
   deps: Pick<Deps, 'db' | 'reader' | 'config'>,
   row: ArchiveRow,
-  selector: { path: string } | { index: number },
+  selector: PageSelector,
 ): Promise<string> {
   if ('path' in selector) return requirePage(deps, row, selector.path)
   const pages = await pagesOf(deps, row)
   const entry = pages[selector.index]
   if (entry === undefined)
     throw fail.bad_request(
-      `This archive has ${pages.length} pages; page ${selector.index + 1} is past them.`,
+      `This archive has ${pages.length} pages; page ${selector.asked ?? selector.index + 1} is past them.`,
     )
   return entry
 }

@@ -25,7 +25,12 @@ import {
   setProgress,
   updateMetadata,
 } from '../../domain/archives/edit.ts'
-import { listFiles, pageDimensions, pageEntry } from '../../domain/archives/pages.ts'
+import {
+  listFiles,
+  pageDimensions,
+  pageEntry,
+  type PageSelector,
+} from '../../domain/archives/pages.ts'
 import { deleteArchive, deleteArchives, deletePatch } from '../../domain/archives/remove.ts'
 import { renameArchive } from '../../domain/archives/rename.ts'
 import { clampWidth } from '../../domain/archives/page-resize.ts'
@@ -261,12 +266,7 @@ function metadataOf(deps: Deps, id: string, guestScoped: boolean) {
 }
 
 /** The archive and entry a page request names; under a Tankoubon's id, a member's. */
-async function pageOf(
-  deps: Deps,
-  id: string,
-  selector: { path: string } | { index: number },
-  guestScoped: boolean,
-) {
+async function pageOf(deps: Deps, id: string, selector: PageSelector, guestScoped: boolean) {
   if (readsTankAsArchive(deps, id)) return tankPageEntry(deps, id, selector, guestScoped)
   const row = requireArchive(deps, id, guestScoped)
   // Checked after the archive: a guest gets its 404 for a hidden archive first.
@@ -277,16 +277,12 @@ async function pageOf(
  * `path=` (an entry name) or `page=N`: 1-based, or 0-based with zero_based=true (the numbering
  * of the OPDS-PSE stream link, docs/clients.md).
  */
-function pageSelector(query: {
-  path?: string
-  page?: string
-  zero_based?: string
-}): { path: string } | { index: number } {
+function pageSelector(query: { path?: string; page?: string; zero_based?: string }): PageSelector {
   if (query.path !== undefined) return { path: query.path }
   if (query.page === undefined) throw fail.bad_request('Missing path.')
   const zeroBased = parseFlag(query.zero_based, 'zero_based')
   const page = parseInteger(query.page, 'page', { min: zeroBased ? 0 : 1 })
-  return { index: zeroBased ? page : page - 1 }
+  return { index: zeroBased ? page : page - 1, asked: page }
 }
 
 /** The page of a progress update; LANraragi refuses any it cannot store with one message. */

@@ -17,8 +17,8 @@ function parseJobId(raw: string): number {
 
 function findJob(deps: Deps, raw: string) {
   const row = deps.jobs.get(parseJobId(raw))
-  // LANraragi answers an unknown job with a 400 envelope ("No job with this ID.").
-  if (!row) throw fail.bad_request(`No job with id ${raw}.`)
+  // LANraragi answers an unknown job with a 400 envelope, in these words.
+  if (!row) throw fail.bad_request('No job with this ID.')
   return row
 }
 
