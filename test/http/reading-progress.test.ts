@@ -2,6 +2,8 @@
 // total_pages_read counter of /api/info, and DELETE /api/database/isnew.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { findArchive } from '../../src/db/repos/archives.repo.ts'
+import { commit } from '../../src/domain/commit.ts'
+import { hideArchive } from '../../src/domain/archives/save.ts'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { seedArchive, seedTankoubon } from '../helpers/seed.ts'
 
@@ -113,6 +115,16 @@ describe('DELETE /api/database/isnew', () => {
     }
     const search = await json(await app.req('/api/search/ids?newonly=true&start=-1', { cookie }))
     expect(search.data).toEqual([])
+  })
+
+  it('counts the shown archives that had the flag, not hidden rows or those without it', async () => {
+    seedArchive(app.deps, { isnew: false })
+    seedArchive(app.deps, { isnew: true })
+    const hidden = seedArchive(app.deps, { isnew: true })
+    commit(app.deps, (w) => hideArchive(w, hidden.id))
+    const body = await json(await app.req('/api/database/isnew', { method: 'DELETE', cookie }))
+    expect(body.successMessage).toBe('Cleared the New flag on 1 archives.')
+    expect(findArchive(app.deps.db, hidden.id)!.isnew).toBe(false)
   })
 
   it('answers 401 Env without credentials', async () => {

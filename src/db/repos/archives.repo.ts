@@ -319,9 +319,9 @@ export function updateArchive(
   return updated ? archiveRowOf(updated) : undefined
 }
 
-/** Clears the New flag of every row; answers the rows as written. */
+/** Clears the New flag of every row that has it; answers those rows as written. */
 export function clearEveryNewFlag(db: Db): ArchiveRow[] {
-  return db.update(archives).set({ isnew: false }).returning().all()
+  return db.update(archives).set({ isnew: false }).where(eq(archives.isnew, true)).returning().all()
 }
 
 export function setArchivePages(db: Db, id: string, pages: string[]): void {

@@ -38,8 +38,9 @@ export function setNewFlag(deps: Deps, row: ArchiveRow, isnew: boolean): Promise
   return deps.locks.withLock(row.id, () => write(deps, row.id, { isnew }))
 }
 
+/** Answers how many shown archives lost the flag (hidden rows lose it too, uncounted). */
 export function clearAllNewFlags(deps: Deps): number {
-  return commit(deps, (w) => clearNewFlags(w)).length
+  return commit(deps, (w) => clearNewFlags(w)).filter((row) => !row.unlinked).length
 }
 
 /** Longest chapter title, in characters (code points): a title is a line in a reader's menu. */
