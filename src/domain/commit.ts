@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts'
 import { tx } from '../db/client.ts'
 import { AppError } from '../errors.ts'
 import type { DomainEvent } from '../events.ts'
+import { nextTurn } from '../model/each-limited.ts'
 
 /** An open write: the database inside the transaction, and the events to publish after it. */
 export type Write = { readonly db: Db; readonly events: DomainEvent[] }
@@ -18,24 +19,54 @@ export type Write = { readonly db: Db; readonly events: DomainEvent[] }
  * last.
  */
 export function commit<T>(deps: Pick<Deps, 'db' | 'events'>, write: (w: Write) => T): T {
+  const { result, events } = writeOnce(deps, write)
+  for (const event of events) deps.events.publish(event)
+  return result
+}
+
+/** Events published between two turns of the event loop by commitInSlices. */
+const EVENTS_PER_SLICE = 1_000
+
+/**
+ * As commit, for writes of a whole library (restore, legacy import): the events are published a
+ * slice at a time, the event loop getting a turn between slices, so requests are answered while
+ * the search index takes ~10,000 changed archives a second. Until it resolves, a search may
+ * not yet see every row the write changed.
+ */
+export async function commitInSlices<T>(
+  deps: Pick<Deps, 'db' | 'events'>,
+  write: (w: Write) => T,
+): Promise<T> {
+  const { result, events } = writeOnce(deps, write)
+  for (let at = 0; at < events.length; at++) {
+    if (at > 0 && at % EVENTS_PER_SLICE === 0) await nextTurn()
+    deps.events.publish(events[at]!)
+  }
+  return result
+}
+
+/** The transaction, and the events to publish after it (an aggregate's announced once). */
+function writeOnce<T>(
+  deps: Pick<Deps, 'db' | 'events'>,
+  write: (w: Write) => T,
+): { result: T; events: DomainEvent[] } {
   // Inside an outer transaction, subscribers would hear of rows that could still roll back.
   if (deps.db.$client.inTransaction)
     throw new AppError('internal', 'a library write was started inside another transaction')
-  const events: DomainEvent[] = []
-  const result = tx(deps.db, () => write({ db: deps.db, events }))
-  let announced: Set<string> | undefined
-  for (const event of events) {
+  const made: DomainEvent[] = []
+  const result = tx(deps.db, () => write({ db: deps.db, events: made }))
+  const announced = new Set<string>()
+  const events = made.filter((event) => {
     if (
-      event.type !== 'archive.saved' &&
-      event.type !== 'download.saved' &&
-      event.type !== 'job.progress'
-    ) {
-      const key = `${event.type}|${event.id}`
-      announced ??= new Set()
-      if (announced.has(key)) continue
-      announced.add(key)
-    }
-    deps.events.publish(event)
-  }
-  return result
+      event.type === 'archive.saved' ||
+      event.type === 'download.saved' ||
+      event.type === 'job.progress'
+    )
+      return true
+    const key = `${event.type}|${event.id}`
+    if (announced.has(key)) return false
+    announced.add(key)
+    return true
+  })
+  return { result, events }
 }

@@ -5,7 +5,7 @@
 // taken in the same transaction: restoring it is the rollback.
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
-import { commit } from '../commit.ts'
+import { commitInSlices } from '../commit.ts'
 import { applyBackupDocument, type ApplyCounts, type ExistingMode } from './apply-document.ts'
 import { countRecords } from './backup-document.ts'
 import { removeBackupUpload } from './backup-files.ts'
@@ -54,7 +54,7 @@ export async function importLegacyUpload(
           return out
         }
       : undefined
-    const result = commit(deps, (w) => {
+    const result = await commitInSlices(deps, (w) => {
       const snapshot = writeSnapshot(w, 'import_legacy', jobId)
       const counts = applyBackupDocument(w, doc, { mode: args.mode, clean })
       return { ...counts, snapshot }

@@ -2,7 +2,7 @@
 // transaction (apply-document.ts, mode overwrite). Unlike LANraragi, nothing is cleaned first:
 // archives whose files are missing keep their rows, and a restore never deletes a record.
 import type { Deps } from '../../deps.ts'
-import { commit } from '../commit.ts'
+import { commitInSlices } from '../commit.ts'
 import { applyBackupDocument, type ApplyCounts } from './apply-document.ts'
 import { countRecords, parseBackupDocument, type BackupDocument } from './backup-document.ts'
 import { readBackupUpload, removeBackupUpload } from './backup-files.ts'
@@ -25,16 +25,24 @@ export type RestoreResult = ApplyCounts & {
   document: { archives: number; categories: number; tankoubons: number }
 }
 
-/** Restores `doc` in one transaction; its events are published once it committed. */
-export function restoreBackupDocument(deps: Deps, doc: BackupDocument): RestoreResult {
-  const counts = commit(deps, (w) => applyBackupDocument(w, doc, { mode: 'overwrite' }))
+/**
+ * Restores `doc` in one transaction; its events are published once it committed, a slice at a
+ * time (commitInSlices): the transaction holds the thread, the search index's updates do not.
+ */
+export async function restoreBackupDocument(
+  deps: Deps,
+  doc: BackupDocument,
+): Promise<RestoreResult> {
+  const counts = await commitInSlices(deps, (w) =>
+    applyBackupDocument(w, doc, { mode: 'overwrite' }),
+  )
   return { ...counts, document: countRecords(doc) }
 }
 
 /** The restore job's work: the upload is read, restored, and removed whatever happened. */
 export async function restoreBackupUpload(deps: Deps, upload: string): Promise<RestoreResult> {
   try {
-    return restoreBackupDocument(deps, await checkBackupUpload(deps, upload))
+    return await restoreBackupDocument(deps, await checkBackupUpload(deps, upload))
   } finally {
     removeBackupUpload(deps, upload)
   }
