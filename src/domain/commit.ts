@@ -3,6 +3,7 @@
 // Write, which only commit() hands out, so no write can skip its events.
 import type { Deps } from '../deps.ts'
 import type { Db } from '../db/client.ts'
+import { findArchive } from '../db/repos/archives.repo.ts'
 import { tx } from '../db/client.ts'
 import { AppError } from '../errors.ts'
 import type { DomainEvent } from '../events.ts'
@@ -40,9 +41,21 @@ export async function commitInSlices<T>(
   const { result, events } = writeOnce(deps, write)
   for (let at = 0; at < events.length; at++) {
     if (at > 0 && at % EVENTS_PER_SLICE === 0) await nextTurn()
-    deps.events.publish(events[at]!)
+    const event = current(deps, events[at]!)
+    if (event) deps.events.publish(event)
   }
   return result
+}
+
+/**
+ * An event as it stands now: between two slices another write may have changed or deleted an
+ * archive this one saved, and announced it already. Its row is read again (a deleted one is not
+ * announced again), so the index never goes back to this write's copy.
+ */
+function current(deps: Pick<Deps, 'db'>, event: DomainEvent): DomainEvent | null {
+  if (event.type !== 'archive.saved') return event
+  const row = findArchive(deps.db, event.row.id)
+  return row ? { ...event, row } : null
 }
 
 /** The transaction, and the events to publish after it (an aggregate's announced once). */

@@ -7,6 +7,11 @@ import { join } from 'node:path'
 import { openDb, type Db } from '../../src/db/client.ts'
 import { commit, commitInSlices, type Write } from '../../src/domain/commit.ts'
 import { createEventBus, type DomainEvent, type EventBus } from '../../src/events.ts'
+import {
+  deleteArchiveRows,
+  insertArchiveRow,
+  patchArchive,
+} from '../../src/domain/archives/save.ts'
 
 let root: string
 let deps: { db: Db; events: EventBus }
@@ -53,6 +58,33 @@ describe('commitInSlices', () => {
     await new Promise((resolve) => setImmediate(resolve))
     expect(watched.atTurn()).toBe(2_500)
     expect(watched.seen).toHaveLength(2_500)
+  })
+
+  it('announces an archive as it stands when its slice comes, not as the write left it', async () => {
+    const id = (n: number) => n.toString(16).padStart(40, '0')
+    const seen = new Map<string, string>()
+    deps.events.subscribe('archive.saved', (event) => seen.set(event.row.id, event.row.title))
+    // Another write lands at the first turn: one archive of the later slices edited, one deleted.
+    setImmediate(() =>
+      commit(deps, (w) => {
+        patchArchive(w, id(1_100), { title: 'edited since' })
+        deleteArchiveRows(w, [id(1_200)])
+      }),
+    )
+    await commitInSlices(deps, (w) => {
+      for (let n = 0; n < 1_500; n++) {
+        const path = `p/${n}.cbz`
+        insertArchiveRow(
+          w,
+          { id: id(n), path, filename: `${n}`, extension: 'cbz', title: `t${n}`, createdAt: 1 },
+          [],
+        )
+      }
+    })
+    expect(seen.get(id(5))).toBe('t5')
+    expect(seen.get(id(1_100))).toBe('edited since')
+    expect(seen.has(id(1_200))).toBe(false)
+    expect(seen.size).toBe(1_499)
   })
 
   it('publishes nothing when the write fails', async () => {
