@@ -6,6 +6,8 @@ import { eq } from 'drizzle-orm'
 import { openDb, type Db } from '../../src/db/client.ts'
 import { archives } from '../../src/db/schema/archives.ts'
 import {
+  findArchive,
+  findArchiveByPath,
   insertArchive,
   listArchiveFileStamps,
   listArchivesAfter,
@@ -125,6 +127,21 @@ describe('the archive writers (kept statements)', () => {
     expect(stored(3)).toEqual(answered!)
     expect(updateArchive(db, id(3), {})).toEqual(answered)
     expect(updateArchive(db, id(99), { title: 'none' })).toBeUndefined()
+  })
+
+  it('finds a row by id or path as drizzle reads it, and nothing for an unknown one', () => {
+    insertArchive(db, row(5), [])
+    insertArchive(
+      db,
+      row(6, { isnew: true, hasPatch: false, thumbhash: null, unreadable: null }),
+      [],
+    )
+    for (const n of [5, 6]) {
+      expect(findArchive(db, id(n))).toEqual(stored(n)!)
+      expect(findArchiveByPath(db, `folder/file ${n}.cbz`)).toEqual(stored(n)!)
+    }
+    expect(findArchive(db, id(7))).toBeUndefined()
+    expect(findArchiveByPath(db, 'folder/none.cbz')).toBeUndefined()
   })
 
   it('replaces the page list', () => {
