@@ -166,6 +166,32 @@ describe('rescan job over some paths', () => {
     })
   })
 
+  it('follows a move whose source it was not told of, and still reports a real duplicate', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => {
+        await mkdir(join(content, 'a'))
+        await mkdir(join(content, 'b'))
+        await makeCbz(join(content, 'a', 'kept.cbz'), { pages: 2 })
+        await makeCbz(join(content, 'a', 'moved.cbz'), { pages: 3 })
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const before = await listed(app, cookie)
+    const moved = before.find((a) => a.filename === 'moved')!
+    await rename(join(app.contentDir, 'a', 'moved.cbz'), join(app.contentDir, 'b', 'moved.cbz'))
+    await copyFile(join(app.contentDir, 'a', 'kept.cbz'), join(app.contentDir, 'b', 'copy.cbz'))
+    // Only `b` is named, as when the event of the file leaving `a` was lost.
+    const result = await rescanPaths(app, ['b'])
+    expect(result).toMatchObject({ moved: 1, added: 0 })
+    expect(result.duplicates.map((d: Wire) => d.path)).toEqual(['b/copy.cbz'])
+    const meta = (await (
+      await app.req(`/api/archives/${moved.arcid}/metadata`, { cookie })
+    ).json()) as Wire
+    expect(meta.filename).toBe('moved')
+    expect(await listed(app, cookie)).toHaveLength(2)
+  })
+
   it('leaves a link to a folder of the library to that folder, as a whole walk does', async () => {
     await using app = await startTestServer({
       beforeStart: async (content) => {

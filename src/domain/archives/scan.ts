@@ -2,6 +2,7 @@
 // entries skipped), catalogues new files, follows moves and changes, hides rows whose file is
 // gone or became unreadable. Unchanged files (path, size, mtime) of shown rows are never re-read;
 // a hidden row's file is, so a file that came back is shown again.
+import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import type { Deps } from '../../deps.ts'
 import type { Progress } from '../../model/progress.ts'
@@ -265,8 +266,9 @@ function applyRead(
     else result.updated++
     return true
   }
-  if (existing && (vanished.has(item.id) || existing.unlinked)) {
-    // The file moved (or came back): follow it, keep its metadata.
+  if (existing && (vanished.has(item.id) || existing.unlinked || isGone(deps, existing.path))) {
+    // The file moved (or came back): follow it, keep its metadata. A pass over some paths never
+    // looked at the row's own path, so a move whose source event was lost is told by its file.
     if (atPath && atPath.id !== item.id) displace(w, atPath, item.path, result)
     patchArchive(
       w,
@@ -286,6 +288,14 @@ function applyRead(
   insertCatalogRow(deps, w, item.absPath, item, item)
   result.added++
   return true
+}
+
+/**
+ * Whether nothing is at a row's path any more: asked only of a file whose id the catalogue holds
+ * under another path, before calling it a duplicate.
+ */
+function isGone(deps: Pick<Deps, 'config'>, path: string): boolean {
+  return !existsSync(toAbsolutePath(deps.config.contentDir, path))
 }
 
 /**
