@@ -85,6 +85,11 @@ export async function makeThumbnail(
     const other = `${thumbBase(deps, row.id, page)}.${f.ext}`
     if (other !== out) await rm(other, { force: true })
   }
+  // A delete does not wait for the covers being made: one deleted meanwhile leaves no file behind.
+  if (!findArchive(deps.db, row.id)) {
+    await deleteThumbnails(deps, row.id)
+    throw fail.bad_request(`No archive with ID ${row.id}.`)
+  }
   if (page <= 0) {
     const bytes = await Bun.file(out).bytes()
     const hash = new Bun.CryptoHasher('sha1').update(bytes).digest('hex')
