@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
+import { mapLimited } from '../../model/each-limited.ts'
 import { pageListOf, readListedPage } from './patch.ts'
 import { asReadFailure, isReadFailure } from './read-failure.ts'
 
@@ -121,6 +122,8 @@ export function createDimensionCache(): DimensionCache {
 
 /** Pages measured per request at most (each page is read and its header parsed in a worker). */
 export const MAX_DIMENSION_PAGES = 500
+/** Pages read at once to measure: enough to keep both thumbnail workers busy. */
+const DIMENSION_READS_IN_FLIGHT = 4
 
 /**
  * Natural sizes of the first `count` pages, in page order. A page that cannot be read or decoded
@@ -133,24 +136,24 @@ export async function pageDimensions(
 ): Promise<{ page: number; path: string; width: number; height: number }[]> {
   const pages = (await pagesOf(deps, row)).slice(0, Math.min(count, MAX_DIMENSION_PAGES))
   const failed: { page: string; error: string }[] = []
-  const sizes = await Promise.all(
-    pages.map(async (entry, index) => {
-      const key = pageEtag(row, entry)
-      let size = deps.dimensions.get(key)
-      if (!size) {
-        try {
-          const bytes = await readListedPage(deps, row, entry)
-          size = await deps.thumbnailer.dimensions(bytes)
-        } catch (error) {
-          if (!isReadFailure(error)) throw error
-          failed.push({ page: entry, error: error.message })
-          return { page: index + 1, path: entry, width: 0, height: 0 }
-        }
-        deps.dimensions.set(key, size)
+  // A few pages at a time: each is read whole to find its header, and 500 at once held 500 pages
+  // (gigabytes for large scans, or for a crafted archive of near-limit entries).
+  const sizes = await mapLimited(pages, DIMENSION_READS_IN_FLIGHT, async (entry, index) => {
+    const key = pageEtag(row, entry)
+    let size = deps.dimensions.get(key)
+    if (!size) {
+      try {
+        const bytes = await readListedPage(deps, row, entry)
+        size = await deps.thumbnailer.dimensions(bytes)
+      } catch (error) {
+        if (!isReadFailure(error)) throw error
+        failed.push({ page: entry, error: error.message })
+        return { page: index + 1, path: entry, width: 0, height: 0 }
       }
-      return { page: index + 1, path: entry, ...size }
-    }),
-  )
+      deps.dimensions.set(key, size)
+    }
+    return { page: index + 1, path: entry, ...size }
+  })
   // One line per request, not per page: a broken archive may fail hundreds of them.
   if (failed.length > 0)
     log.warn('unreadable pages measured as 0x0', {
