@@ -5,7 +5,7 @@ import { dirname } from 'node:path'
 import type Sharp from 'sharp'
 import { prepareSharp } from '../assets.ts'
 import { AppError, fail } from '../errors.ts'
-import { MAX_IMAGE_PIXELS } from './limits.ts'
+import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './limits.ts'
 import type { PageSignature } from './types.ts'
 import { serveCalls } from '../workers/protocol.ts'
 
@@ -42,9 +42,30 @@ const undecodable = (err: unknown): AppError =>
     cause: err,
   })
 
+/**
+ * The image's size from its header (no decode), refused past the pixel cap or MAX_IMAGE_SIDE:
+ * every decode asks this first, so no image costs more than a bounded decode.
+ */
+async function boundedSize(input: Uint8Array): Promise<{ width: number; height: number }> {
+  const meta = await sharp(input, decodeOptions)
+    .metadata()
+    .catch((err) => {
+      throw undecodable(err)
+    })
+  const { width, height } = meta
+  if (!width || !height) throw fail.unprocessable('undecodable image: no dimensions')
+  if (width * height > MAX_IMAGE_PIXELS)
+    throw fail.unprocessable(`image exceeds the pixel limit (${MAX_IMAGE_PIXELS} pixels)`)
+  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE)
+    throw fail.unprocessable(`image side exceeds ${MAX_IMAGE_SIDE} pixels (${width} x ${height})`)
+  // Browsers lay pages out EXIF-rotated, so report the oriented size.
+  return meta.autoOrient ?? { width, height }
+}
+
 async function makeThumbnail(
   request: Extract<ThumbnailRequest, { kind: 'thumbnail' }>,
 ): Promise<{ hash: string | null }> {
+  await boundedSize(request.input)
   const pipeline = sharp(request.input, decodeOptions).resize({
     height: request.height,
     withoutEnlargement: true,
@@ -98,16 +119,7 @@ async function writeAside(outPath: string, bytes: Uint8Array, ops: WriteOps): Pr
 }
 
 async function readDimensions(input: Uint8Array): Promise<{ width: number; height: number }> {
-  const meta = await sharp(input, decodeOptions)
-    .metadata()
-    .catch((err) => {
-      throw undecodable(err)
-    })
-  // Browsers lay pages out EXIF-rotated, so report the oriented size.
-  const { width, height } = meta.autoOrient ?? meta
-  if (!width || !height) throw fail.unprocessable('undecodable image: no dimensions')
-  if (width * height > MAX_IMAGE_PIXELS)
-    throw fail.unprocessable(`image exceeds ${MAX_IMAGE_PIXELS} pixels`)
+  const { width, height } = await boundedSize(input)
   return { width, height }
 }
 
@@ -161,6 +173,7 @@ async function pageSignature(
   request: Extract<ThumbnailRequest, { kind: 'signature' }>,
 ): Promise<PageSignature> {
   try {
+    await boundedSize(request.input)
     const hash = request.hash ? await differenceHash(request.input) : null
     // Height 0: the hash alone (the duplicate scan), without a second decode for the sharpness.
     const sharpness =

@@ -68,6 +68,23 @@ describe('thumbnail', () => {
     expect(await Bun.file(out).exists()).toBe(false)
   })
 
+  it('refuses an image with a side past the limit from its header, before decoding it', async () => {
+    // 1 x 99,000,000: under the pixel cap, but a decode per row held a worker half a minute.
+    const out = join(dir, 'tall.webp')
+    const err = await refusal(
+      thumbnailer.thumbnail(makeImageBomb(1, 99_000_000), out, { format: 'webp' }),
+    )
+    expect(err.code).toBe('unprocessable')
+    expect(err.message).toContain('side exceeds')
+    expect(await Bun.file(out).exists()).toBe(false)
+    const dims = await refusal(thumbnailer.dimensions(makeImageBomb(99_000_000, 1)))
+    expect(dims.message).toContain('side exceeds')
+    // A long webtoon strip is still a page.
+    const strip = join(dir, 'strip.webp')
+    await thumbnailer.thumbnail(await makeJpeg(100, 20_000), strip, { format: 'webp' })
+    expect((await sharp(strip).metadata()).height).toBe(500)
+  })
+
   it('refuses bytes that are not an image', async () => {
     const text = new TextEncoder().encode('nope')
     const err = await refusal(thumbnailer.thumbnail(text, join(dir, 'x.webp'), { format: 'webp' }))
