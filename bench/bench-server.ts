@@ -61,7 +61,12 @@ export async function spawnServer(config: Config): Promise<SpawnedServer> {
       ...['--data-dir', config.dataDir, '--content-dir', config.contentDir],
       ...['--password', config.password ?? BENCH_PASSWORD],
     ],
-    { stdout: 'pipe', stderr: 'inherit' },
+    // As `npm start` runs it: a thread pool that file reads need not share with every decode.
+    {
+      stdout: 'pipe',
+      stderr: 'inherit',
+      env: { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16' },
+    },
   )
   // main.ts announces "Tankobun listening on http://host:port (...)" once it listens.
   const reader = child.stdout.getReader()

@@ -20,6 +20,9 @@ try {
     `Tankobun listening on ${server.url} (content: ${config.contentDir}, data: ${config.dataDir})\n`,
   )
   log.info('started', { url: server.url, content: config.contentDir, data: config.dataDir })
+  // Read by Bun once, at start: only the environment can size the pool (README, Configuration).
+  if (!process.env.UV_THREADPOOL_SIZE)
+    log.warn('UV_THREADPOOL_SIZE is unset: page reads may wait behind thumbnails; set it to 16')
   // Stops in reverse start order (boot.ts): the watcher, the HTTP server, the sandbox, jobs
   // (told to abort, waited for), the workers, then SQLite. A second signal while stopping waits.
   let stopping: Promise<void> | null = null

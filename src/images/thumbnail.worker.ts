@@ -37,6 +37,19 @@ const decodeOptions = {
   autoOrient: true,
 } as const
 
+/**
+ * One decode at a time in this worker: sharp runs each pipeline on the process's thread pool,
+ * which file reads share. Two workers with two calls each would hold four of its threads, and
+ * on a small pool every page read of the server waited behind a cover. The second call in flight
+ * still overlaps its hand-off and file write with this one's decode.
+ */
+let decodeTurn: Promise<unknown> = Promise.resolve()
+function inDecodeTurn<T>(decode: () => Promise<T>): Promise<T> {
+  const turn = decodeTurn.then(decode, decode)
+  decodeTurn = turn.catch(() => {})
+  return turn
+}
+
 const undecodable = (err: unknown): AppError =>
   new AppError('unprocessable', `undecodable image: ${(err as Error).message}`, undefined, {
     cause: err,
@@ -76,12 +89,14 @@ async function makeThumbnail(
     request.format === 'webp'
       ? pipeline.webp({ effort: 0 })
       : pipeline.jpeg({ quality: 85, mozjpeg: false })
-  const bytes = await encoded.toBuffer().catch((err) => {
-    throw undecodable(err)
+  const { bytes, hash } = await inDecodeTurn(async () => {
+    const bytes = await encoded.toBuffer().catch((err) => {
+      throw undecodable(err)
+    })
+    // The hash of the bytes written, in this call: exactly what a signature of the file reads
+    // (covers hashed now and by a later scan compare alike), without another hand-off.
+    return { bytes, hash: request.hash ? await differenceHash(bytes) : null }
   })
-  // The hash of the bytes written, in this call: exactly what a signature of the file reads
-  // (covers hashed now and by a later scan compare alike), without another hand-off.
-  const hash = request.hash ? await differenceHash(bytes) : null
   await writeThumbnailFile(request.outPath, bytes)
   return { hash }
 }
@@ -174,13 +189,15 @@ async function pageSignature(
 ): Promise<PageSignature> {
   try {
     await boundedSize(request.input)
-    const hash = request.hash ? await differenceHash(request.input) : null
-    // Height 0: the hash alone (the duplicate scan), without a second decode for the sharpness.
-    const sharpness =
-      request.sharpnessHeight > 0
-        ? await laplacianVariance(request.input, request.sharpnessHeight)
-        : 0
-    return { hash, sharpness }
+    return await inDecodeTurn(async () => {
+      const hash = request.hash ? await differenceHash(request.input) : null
+      // Height 0: the hash alone (the duplicate scan), without a second decode for the sharpness.
+      const sharpness =
+        request.sharpnessHeight > 0
+          ? await laplacianVariance(request.input, request.sharpnessHeight)
+          : 0
+      return { hash, sharpness }
+    })
   } catch (err) {
     if (err instanceof AppError) throw err
     throw undecodable(err)
