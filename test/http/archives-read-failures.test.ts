@@ -87,6 +87,24 @@ describe('PUT /api/archives/:id/thumbnail on a page that does not decode', () =>
   })
 })
 
+describe('GET /api/archives/:id/thumbnail of a page that does not decode', () => {
+  it('answers the failed job again instead of queueing one more that would fail alike', async () => {
+    const ask = async () => {
+      const res = await app.req(`/api/archives/${corrupt}/thumbnail?page=2&no_fallback=true`, {
+        cookie,
+      })
+      expect(res.status).toBe(202)
+      return ((await res.json()) as Wire).job as number
+    }
+    const first = await ask()
+    expect((await app.deps.jobs.waitFor(first)).state).toBe('failed')
+    const jobs = app.deps.jobs.list().length
+    expect(await ask()).toBe(first)
+    expect(await ask()).toBe(first)
+    expect(app.deps.jobs.list()).toHaveLength(jobs)
+  })
+})
+
 describe('GET /api/archives/:id/page-dimensions with an unreadable page', () => {
   it('answers every page in order, 0 x 0 for the one that does not decode', async () => {
     const res = await app.req(`/api/archives/${corrupt}/page-dimensions`, { cookie })

@@ -85,6 +85,7 @@ export async function makeThumbnail(
     const other = `${thumbBase(deps, row.id, page)}.${f.ext}`
     if (other !== out) await rm(other, { force: true })
   }
+  failuresOf(deps).delete(failureKey(row.id, page))
   // A delete does not wait for the covers being made: one deleted meanwhile leaves no file behind.
   if (!findArchive(deps.db, row.id)) {
     await deleteThumbnails(deps, row.id)
@@ -100,6 +101,51 @@ export async function makeThumbnail(
   return out
 }
 
+/** A thumbnail that could not be made from the file as it is, and the job that found it. */
+type KnownFailure = { job: number; stamp: string; at: number }
+
+/** Per server (its database): at most this many remembered, the oldest dropped first. */
+const MAX_KNOWN_FAILURES = 10_000
+/** A failure is tried again past this (a file that vanished and came back unchanged). */
+const KNOWN_FAILURE_MS = 10 * 60_000
+const knownFailures = new WeakMap<object, Map<string, KnownFailure>>()
+
+const failureKey = (id: string, page: number) => `${id}:${page}`
+/** What a failure depends on: the file, the cover choice, the patch. */
+const stampOf = (row: ArchiveRow) => `${row.size}:${row.mtimeMs}:${row.coverPage}:${row.hasPatch}`
+
+function failuresOf(deps: Pick<Deps, 'db'>): Map<string, KnownFailure> {
+  let map = knownFailures.get(deps.db)
+  if (!map) knownFailures.set(deps.db, (map = new Map()))
+  return map
+}
+
+/**
+ * Called by a one-thumbnail job that failed on the page itself (undecodable, refused, missing):
+ * asked again for the same file, GET thumbnail answers that job instead of queueing another, which
+ * would fail alike and push real jobs out of the list. A system error (a full disk) is not kept.
+ */
+export function rememberThumbnailFailure(
+  deps: Pick<Deps, 'db'>,
+  row: ArchiveRow,
+  page: number,
+  job: number,
+): void {
+  const map = failuresOf(deps)
+  const key = failureKey(row.id, page)
+  map.delete(key)
+  map.set(key, { job, stamp: stampOf(row), at: Date.now() })
+  if (map.size > MAX_KNOWN_FAILURES) map.delete(map.keys().next().value!)
+}
+
+/** The failed job of this thumbnail of the file as it is now, if one is remembered. */
+function knownFailure(deps: Pick<Deps, 'db'>, row: ArchiveRow, page: number): number | null {
+  const failure = failuresOf(deps).get(failureKey(row.id, page))
+  const current =
+    failure && failure.stamp === stampOf(row) && Date.now() - failure.at < KNOWN_FAILURE_MS
+  return current ? failure.job : null
+}
+
 /** GET thumbnail: the file when it exists; otherwise queue it and answer 202 or the placeholder. */
 export async function getThumbnail(
   deps: Deps,
@@ -113,7 +159,8 @@ export async function getThumbnail(
     throw fail.bad_request(`Page ${page} does not exist in this archive.`)
   const existing = findThumbnailFile(deps, archiveId, page)
   if (existing) return { kind: 'file', ...existing }
-  const job = deps.jobs.enqueue('thumbnails', { ids: [archiveId], page })
+  const job =
+    knownFailure(deps, row, page) ?? deps.jobs.enqueue('thumbnails', { ids: [archiveId], page })
   return options.noFallback ? { kind: 'queued', job } : { kind: 'placeholder' }
 }
 

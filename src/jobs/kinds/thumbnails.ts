@@ -3,7 +3,12 @@
 import type { Deps } from '../../deps.ts'
 import { findArchive, listLinkedArchiveIds } from '../../db/repos/archives.repo.ts'
 import { defineJob, type JobContext } from '../define-job.ts'
-import { findThumbnailFile, makeThumbnail } from '../../domain/archives/thumbnails.ts'
+import {
+  findThumbnailFile,
+  makeThumbnail,
+  rememberThumbnailFailure,
+} from '../../domain/archives/thumbnails.ts'
+import { AppError } from '../../errors.ts'
 import { messageOf, publicReason } from '../public-reason.ts'
 import { eachLimited } from '../../model/each-limited.ts'
 
@@ -19,7 +24,16 @@ export type ThumbnailArgs = {
 
 type Task = { id: string; page: number }
 
-async function runTasks(deps: Deps, ctx: JobContext, tasks: Task[], force: boolean) {
+/** Failures of the page itself (undecodable, refused, missing), not of the machine. */
+const PAGE_FAILURES = new Set(['unprocessable', 'bad_request'])
+
+async function runTasks(
+  deps: Deps,
+  ctx: JobContext,
+  tasks: Task[],
+  force: boolean,
+  single = false,
+) {
   let done = 0
   let made = 0
   const failed: { id: string; page: number; error: string }[] = []
@@ -34,6 +48,10 @@ async function runTasks(deps: Deps, ctx: JobContext, tasks: Task[], force: boole
           await makeThumbnail(deps, row, task.page)
           made++
         } catch (error) {
+          // A page that cannot be made into a thumbnail as it is stays so: remembered, so asking
+          // again answers this job (only for a job of that one thumbnail, which carries the reason).
+          if (single && error instanceof AppError && PAGE_FAILURES.has(error.code))
+            rememberThumbnailFailure(deps, row, task.page, ctx.jobId!)
           // The result is readable by guests: the reason without server paths; the log has all.
           const message = messageOf(error)
           failed.push({ id: task.id, page: task.page, error: publicReason(message, deps.config) })
@@ -71,10 +89,10 @@ export const thumbnailsJob = (deps: Deps) =>
           for (let page = 1; page <= count; page++) tasks.push({ id, page })
         } else tasks.push({ id, page: args.page ?? 0 })
       }
-      const outcome = await runTasks(deps, ctx, tasks, args.force ?? false)
       // A job for one thumbnail (GET thumbnail's 202) fails with its reason, so a client polling
       // the job stops instead of asking again; bigger jobs list failures in their result.
       const single = args.ids?.length === 1 && args.page !== 'all'
+      const outcome = await runTasks(deps, ctx, tasks, args.force ?? false, single)
       if (single && outcome.failed.length === 1) throw new Error(outcome.failed[0]!.error)
       return outcome
     },
