@@ -41,7 +41,8 @@ export async function commitInSlices<T>(
   const { result, events } = writeOnce(deps, write)
   for (let at = 0; at < events.length; at++) {
     if (at > 0 && at % EVENTS_PER_SLICE === 0) await nextTurn()
-    const event = current(deps, events[at]!)
+    // The first slice goes out before any other write can land: its rows are as written.
+    const event = at < EVENTS_PER_SLICE ? events[at]! : current(deps, events[at]!)
     if (event) deps.events.publish(event)
   }
   return result

@@ -72,7 +72,8 @@ async function boundedSize(input: Uint8Array): Promise<{ width: number; height: 
   if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE)
     throw fail.unprocessable(`image side exceeds ${MAX_IMAGE_SIDE} pixels (${width} x ${height})`)
   // Browsers lay pages out EXIF-rotated, so report the oriented size.
-  return meta.autoOrient ?? { width, height }
+  const oriented = meta.autoOrient ?? { width, height }
+  return { width: oriented.width, height: oriented.height }
 }
 
 async function makeThumbnail(
@@ -131,11 +132,6 @@ async function writeAside(outPath: string, bytes: Uint8Array, ops: WriteOps): Pr
     await rm(tmp, { force: true })
     throw err
   }
-}
-
-async function readDimensions(input: Uint8Array): Promise<{ width: number; height: number }> {
-  const { width, height } = await boundedSize(input)
-  return { width, height }
 }
 
 /** dHash: a 9x8 grey image, one bit per horizontal neighbour pair (left brighter), as 16 hex. */
@@ -211,6 +207,6 @@ if (!Bun.isMainThread) {
   serveCalls<ThumbnailRequest, ThumbnailResult>(async (request) => {
     if (request.kind === 'thumbnail') return makeThumbnail(request)
     if (request.kind === 'signature') return pageSignature(request)
-    return readDimensions(request.input)
+    return boundedSize(request.input)
   })
 }

@@ -7,6 +7,8 @@ import { loadConfig, type Config } from '../../src/config.ts'
 import { startServer, type Server } from '../../src/boot.ts'
 import { setLogLevel } from '../../src/log.ts'
 import type { Settings } from '../../src/domain/settings.ts'
+import type { Deps } from '../../src/deps.ts'
+import type { Thumbnailer } from '../../src/images/types.ts'
 
 export const TEST_PASSWORD = 'test-password'
 
@@ -124,4 +126,12 @@ export async function withSettings<T>(
   } finally {
     app.deps.settings.update(before)
   }
+}
+
+/**
+ * The server's deps with some Thumbnailer calls replaced, to stage what happens while the real
+ * pool works (a delete landing, calls counted); the other calls are the real pool's.
+ */
+export function withThumbnailer(deps: Deps, calls: Partial<Thumbnailer>): Deps {
+  return { ...deps, thumbnailer: { ...deps.thumbnailer, ...calls } }
 }

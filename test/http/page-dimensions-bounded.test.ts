@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { findArchive } from '../../src/db/repos/archives.repo.ts'
 import { pageDimensions } from '../../src/domain/archives/pages.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
-import { startTestServer, type Wire } from '../helpers/server.ts'
+import { startTestServer, withThumbnailer, type Wire } from '../helpers/server.ts'
 
 it('measures at most four pages at once, and answers every page in order', async () => {
   await using app = await startTestServer({
@@ -15,20 +15,20 @@ it('measures at most four pages at once, and answers every page in order', async
   const cookie = await app.login()
   const [listed] = (await app.json<Wire[]>('/api/archives', { cookie })).body
   const row = findArchive(app.deps.db, listed!.arcid)!
-  const thumbnailer = app.deps.thumbnailer
-  const counting: typeof thumbnailer = Object.create(thumbnailer)
   let inFlight = 0
   let most = 0
-  counting.dimensions = async (input) => {
-    most = Math.max(most, ++inFlight)
-    try {
-      await Bun.sleep(5)
-      return await thumbnailer.dimensions(input)
-    } finally {
-      inFlight--
-    }
-  }
-  const sizes = await pageDimensions({ ...app.deps, thumbnailer: counting }, row, 500)
+  const counting = withThumbnailer(app.deps, {
+    dimensions: async (input) => {
+      most = Math.max(most, ++inFlight)
+      try {
+        await Bun.sleep(5)
+        return await app.deps.thumbnailer.dimensions(input)
+      } finally {
+        inFlight--
+      }
+    },
+  })
+  const sizes = await pageDimensions(counting, row, 500)
   expect(sizes.map((size) => size.page)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1))
   expect(sizes.every((size) => size.width > 0 && size.height > 0)).toBe(true)
   expect(most).toBeGreaterThan(1)

@@ -7,7 +7,7 @@ import { findThumbnailFile, makeThumbnail } from '../../src/domain/archives/thum
 import { deleteArchiveRows } from '../../src/domain/archives/save.ts'
 import { commit } from '../../src/domain/commit.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
-import { startTestServer, type Wire } from '../helpers/server.ts'
+import { startTestServer, withThumbnailer, type Wire } from '../helpers/server.ts'
 
 it('leaves no cover or page thumbnail of an archive deleted while they were made', async () => {
   await using app = await startTestServer({
@@ -27,13 +27,12 @@ it('leaves no cover or page thumbnail of an archive deleted while they were made
   ] as const) {
     const row = findArchive(app.deps.db, listed.find((a) => a.filename === filename)!.arcid)!
     // The delete lands while the worker makes the image: the row is gone when its file is written.
-    const thumbnailer = app.deps.thumbnailer
-    const deleting: typeof thumbnailer = Object.create(thumbnailer)
-    deleting.thumbnail = (...args) => {
-      commit(app.deps, (w) => deleteArchiveRows(w, [row.id]))
-      return thumbnailer.thumbnail(...args)
-    }
-    const deps = { ...app.deps, thumbnailer: deleting }
+    const deps = withThumbnailer(app.deps, {
+      thumbnail: (...args) => {
+        commit(app.deps, (w) => deleteArchiveRows(w, [row.id]))
+        return app.deps.thumbnailer.thumbnail(...args)
+      },
+    })
     await expect(makeThumbnail(deps, row, page)).rejects.toThrow('No archive with ID')
     expect(findThumbnailFile(app.deps, row.id, page)).toBeNull()
   }

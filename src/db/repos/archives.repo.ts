@@ -2,7 +2,7 @@
 import { eq, getTableColumns, inArray, sql } from 'drizzle-orm'
 import type { SQLQueryBindings, Statement } from 'bun:sqlite'
 import type { Db } from '../client.ts'
-import { archives, archivePages } from '../schema/archives.ts'
+import { archives } from '../schema/archives.ts'
 
 export type ArchiveRow = typeof archives.$inferSelect
 export type NewArchiveRow = typeof archives.$inferInsert
@@ -63,7 +63,7 @@ function archiveRowOf(v: ArchiveRowValues): ArchiveRow {
 
 const statements = new WeakMap<Db, Map<string, Statement<unknown[], [number, number]>>>()
 
-/** `sqlText` (parameters: a rowid, a row count) prepared once per database. */
+/** `sqlText` prepared once per database: every raw statement of this file is kept here. */
 function statementFor<Row extends unknown[]>(
   db: Db,
   sqlText: string,
@@ -75,28 +75,14 @@ function statementFor<Row extends unknown[]>(
   return statement as Statement<Row, [number, number]>
 }
 
-/** Runs a statement of whole rows (prepared once per database); answers the rows it returns. */
-function runStatement(db: Db, sqlText: string, params: SQLQueryBindings[]): ArchiveRowValues[] {
+/** Runs a kept statement (whole archive rows unless told); answers the rows it returns. */
+function runStatement<Row extends unknown[] = ArchiveRowValues>(
+  db: Db,
+  sqlText: string,
+  params: SQLQueryBindings[],
+): Row[] {
   const statement = statementFor(db, sqlText) as unknown as Statement<unknown, SQLQueryBindings[]>
-  return statement.values(...params) as unknown as ArchiveRowValues[]
-}
-
-const prepared = new WeakMap<Db, ReturnType<typeof prepare>>()
-
-function prepare(db: Db) {
-  return {
-    pages: db
-      .select({ pages: archivePages.pages })
-      .from(archivePages)
-      .where(eq(archivePages.archiveId, sql.placeholder('id')))
-      .prepare(),
-  }
-}
-
-function q(db: Db) {
-  let p = prepared.get(db)
-  if (!p) prepared.set(db, (p = prepare(db)))
-  return p
+  return statement.values(...params) as unknown as Row[]
 }
 
 // One archive by id or path: a raw statement read as values, as the writers below answer rows.
@@ -325,9 +311,11 @@ export function setArchivePages(db: Db, id: string, pages: string[]): void {
   runStatement(db, upsertPagesSql, [id, JSON.stringify(pages)])
 }
 
+const pagesSql = 'SELECT pages FROM archive_pages WHERE archive_id = ?'
+
 export function readArchivePages(db: Db, id: string): string[] | undefined {
-  const row = q(db).pages.get({ id })
-  return row ? (JSON.parse(row.pages) as string[]) : undefined
+  const row = runStatement<[string]>(db, pagesSql, [id])[0]
+  return row ? (JSON.parse(row[0]) as string[]) : undefined
 }
 
 export function deleteArchiveRow(db: Db, id: string): boolean {

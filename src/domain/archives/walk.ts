@@ -155,6 +155,7 @@ export async function walkArchiveFilesUnder(
 ): Promise<ContentWalk> {
   const walk: ContentWalk = { files: [], unreadable: [], skippedDirs: [] }
   const above = new Set<string>()
+  const libraryRoot = await realpath(contentDir)
   for (const path of paths) {
     for (let folder = folderOf(path); ; folder = folderOf(folder)) {
       above.add(folder)
@@ -175,8 +176,7 @@ export async function walkArchiveFilesUnder(
     }
     if (!target.isDirectory()) continue
     const link = await lstat(absPath).catch(() => null)
-    if (link?.isSymbolicLink() && (await leadsIntoLibrary(await realpath(contentDir), absPath)))
-      continue
+    if (link?.isSymbolicLink() && (await leadsIntoLibrary(libraryRoot, absPath))) continue
     const found = await walkContentFolder(contentDir, wantedByCatalogue, absPath).catch(() => null)
     if (!found) {
       walk.skippedDirs.push(path)

@@ -8,7 +8,9 @@ import {
   type PluginRow,
 } from '../../db/repos/plugins.repo.ts'
 import { tx } from '../../db/client.ts'
+import { Value } from '@sinclair/typebox/value'
 import { fail } from '../../errors.ts'
+import { SETTING_SCHEMAS } from '../settings.ts'
 import { parseDomainRules, type DomainRule } from '../../net/domain-rules.ts'
 import { PLUGIN_TYPES, type PluginManifest, type PluginType } from '../../plugins/manifest.ts'
 
@@ -140,8 +142,8 @@ export async function getPluginOptions(
   return storedOptions(findPlugin(deps.db, plugin.namespace)!)
 }
 
-/** The same range as the server-wide plugin_timeout_ms setting. */
-const TIMEOUT_RANGE = { min: 100, max: 600_000 }
+/** A plugin's own budget takes the range of the server-wide plugin_timeout_ms setting. */
+const TIMEOUT_SCHEMA = SETTING_SCHEMAS.plugin_timeout_ms
 const MAX_DOMAIN_RULES = 1000
 
 /**
@@ -165,17 +167,9 @@ function optionsPatchOf(body: unknown): Partial<PluginOptions> {
     throw fail.bad_request(`Invalid domain_rules: a list of at most ${MAX_DOMAIN_RULES} rules.`)
   if (bundle_as_archive !== undefined && typeof bundle_as_archive !== 'boolean')
     throw fail.bad_request('Invalid bundle_as_archive: true or false.')
-  if (
-    timeout_ms !== undefined &&
-    timeout_ms !== null &&
-    !(
-      Number.isInteger(timeout_ms) &&
-      (timeout_ms as number) >= TIMEOUT_RANGE.min &&
-      (timeout_ms as number) <= TIMEOUT_RANGE.max
-    )
-  )
+  if (timeout_ms !== undefined && timeout_ms !== null && !Value.Check(TIMEOUT_SCHEMA, timeout_ms))
     throw fail.bad_request(
-      `Invalid timeout_ms: an integer from ${TIMEOUT_RANGE.min} to ${TIMEOUT_RANGE.max}, or null.`,
+      `Invalid timeout_ms: an integer from ${TIMEOUT_SCHEMA.minimum} to ${TIMEOUT_SCHEMA.maximum}, or null.`,
     )
   return patch as Partial<PluginOptions>
 }
