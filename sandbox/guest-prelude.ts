@@ -8,17 +8,57 @@
 // promise; log and parseUrl are synchronous ivm.Callbacks.
 
 import { GUEST_HTML } from './guest-html.ts'
+import { MAX_HOST_CALLS_IN_FLIGHT } from './host-calls.ts'
 
 export const GUEST_PRELUDE =
   String.raw`
 'use strict';
 (() => {
+  const MAX_HOST_CALLS_IN_FLIGHT = ${MAX_HOST_CALLS_IN_FLIGHT};
   const host = globalThis.__host;
   delete globalThis.__host;
   const G = globalThis;
   const define = (name, value) =>
     Object.defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
-  const asyncCall = { arguments: { copy: true }, result: { promise: true, copy: true } };
+  // isolated-vm reads these options as ordinary objects: without a prototype, nothing a plugin
+  // puts on Object.prototype can change how its calls cross.
+  const plain = (fields) => Object.freeze(Object.assign(Object.create(null), fields));
+  const asyncCall = plain({ arguments: plain({ copy: true }), result: plain({ promise: true, copy: true }) });
+  // A host call's failure as the plugin sees it: the message, with the plugin's own frames.
+  // The host enforces the bound on calls in flight too; counting here spares it the crossing.
+  let inFlight = 0;
+  const callHost = async (fn, args) => {
+    if (inFlight >= MAX_HOST_CALLS_IN_FLIGHT)
+      throw new Error('too many host calls in flight (' + MAX_HOST_CALLS_IN_FLIGHT + '): await some before starting more');
+    inFlight++;
+    try {
+      return await fn.apply(undefined, args, asyncCall);
+    } catch (err) {
+      throw new Error(err != null && typeof err.message === 'string' ? err.message : String(err));
+    } finally {
+      inFlight--;
+    }
+  };
+  // Bytes the host parked for this run, copied in by a synchronous call (see host-calls.ts).
+  const takeBytes = (parcel) => (parcel ? host.take(parcel) : null);
+
+  // Memory the isolate's limit does not count stays out of reach: WebAssembly memories and
+  // resizable or shared buffers live outside the heap the limit watches.
+  delete G.WebAssembly;
+  delete G.SharedArrayBuffer;
+  delete G.Atomics;
+  const NativeArrayBuffer = G.ArrayBuffer;
+  const ArrayBufferOfPlugins = function ArrayBuffer(length, options) {
+    if (new.target === undefined) throw new TypeError("Constructor ArrayBuffer requires 'new'");
+    if (options !== undefined && options !== null && Object(options).maxByteLength !== undefined)
+      throw new RangeError('resizable ArrayBuffers are not available to plugins');
+    return Reflect.construct(NativeArrayBuffer, [length], new.target);
+  };
+  Object.defineProperty(ArrayBufferOfPlugins, 'prototype', { value: NativeArrayBuffer.prototype });
+  Object.defineProperty(ArrayBufferOfPlugins, 'isView', { value: NativeArrayBuffer.isView, writable: true, configurable: true });
+  Object.defineProperty(ArrayBufferOfPlugins, Symbol.species, { get() { return this; }, configurable: true });
+  Object.defineProperty(NativeArrayBuffer.prototype, 'constructor', { value: ArrayBufferOfPlugins, writable: true, configurable: true });
+  delete NativeArrayBuffer.prototype.resize;
 
   // UTF-8 by hand: the context has no TextEncoder of its own.
   function utf8Encode(str) {
@@ -318,8 +358,8 @@ export const GUEST_PRELUDE =
       if (init.body instanceof URLSearchParams && !(wire.headers || []).some((p) => p[0].toLowerCase() === 'content-type'))
         (wire.headers = wire.headers || []).push(['content-type', 'application/x-www-form-urlencoded;charset=UTF-8']);
     }
-    const r = await host.fetch.apply(undefined, [url, wire], asyncCall);
-    const body = r.body;
+    const r = await callHost(host.fetch, [url, wire]);
+    const body = takeBytes(r.parcel);
     let used = false;
     const take = () => {
       if (used) throw new TypeError('the response body was already read');
@@ -338,7 +378,7 @@ export const GUEST_PRELUDE =
     };
   }
 
-  const sleep = (ms) => host.sleep.apply(undefined, [Number(ms) || 0], asyncCall);
+  const sleep = (ms) => callHost(host.sleep, [Number(ms) || 0]);
 
   // A script plugin's grant of the library: each method crosses as JSON text both ways, and the
   // host checks every argument.
@@ -347,7 +387,7 @@ export const GUEST_PRELUDE =
     const library = {};
     for (const method of LIBRARY_METHODS) {
       library[method] = async (...args) => {
-        const json = await host.library.apply(undefined, [method, JSON.stringify(args)], asyncCall);
+        const json = await callHost(host.library, [method, JSON.stringify(args)]);
         return JSON.parse(json);
       };
     }
@@ -358,12 +398,13 @@ export const GUEST_PRELUDE =
   // library for script plugins (the host marks their ctx with library: true).
   function makeCtx(json) {
     const ctx = JSON.parse(json) || {};
-    ctx.entry = (name) => host.entry.apply(undefined, [String(name)], asyncCall);
+    ctx.entry = async (name) => takeBytes(await callHost(host.entry, [String(name)]));
     if (ctx.library === true) ctx.library = makeLibrary();
     else delete ctx.library;
     return ctx;
   }
 
+  define('ArrayBuffer', ArrayBufferOfPlugins);
   define('TextEncoder', TextEncoder);
   define('TextDecoder', TextDecoder);
   define('atob', atob);

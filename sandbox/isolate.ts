@@ -3,29 +3,13 @@
 import ivm from 'isolated-vm'
 import * as nodeModule from 'node:module'
 import { GUEST_PRELUDE } from './guest-prelude.ts'
-import type { ItemOutcome, LogLevel, RunLimits } from './protocol.ts'
+import { createHostCalls, type HostCalls, type RunBridge } from './host-calls.ts'
+import type { ItemOutcome, RunLimits } from './protocol.ts'
 
-/** Longest a plugin's sleep() waits in one call; the run's wall clock bounds the total. */
-const MAX_SLEEP_MS = 10_000
+export type { GuestFetchInit, GuestFetchResponse, RunBridge } from './host-calls.ts'
+
 /** A result larger than this is refused rather than copied through IPC into the server. */
 const MAX_RESULT_CHARS = 8 * 1024 * 1024
-
-export type GuestFetchInit = { method?: string; headers?: [string, string][]; body?: Uint8Array }
-export type GuestFetchResponse = {
-  status: number
-  headers: [string, string][]
-  url: string
-  body: Uint8Array
-}
-
-/** What a run may ask of the outside; main.ts forwards each call to the server. */
-export type RunBridge = {
-  fetch(url: string, init: GuestFetchInit): Promise<GuestFetchResponse>
-  entry(name: string): Promise<Uint8Array | null>
-  /** A script plugin's `ctx.library.<method>(...)`: arguments and answer as JSON text. */
-  library(method: string, args: string): Promise<string>
-  log(level: LogLevel, message: string): void
-}
 
 export type PluginRun = {
   source: string
@@ -54,42 +38,6 @@ function blankTypes(typescript: string | undefined): string | undefined {
 /** A failed run, with a message meant for the plugin's log and the caller. */
 export class RunFailure extends Error {}
 
-const URL_FIELDS = ['href', 'protocol', 'username', 'password', 'host', 'hostname', 'port']
-const URL_SETTABLE = new Set([...URL_FIELDS, 'pathname', 'search', 'hash'])
-
-/** The WHATWG parser for the guest's URL class: the parts as JSON, '' when not a URL. */
-function parseUrl(input: string, base?: string, field?: string, value?: string): string {
-  try {
-    const url = new URL(String(input), base === undefined ? undefined : String(base))
-    if (field !== undefined && URL_SETTABLE.has(field))
-      (url as unknown as Record<string, string>)[field] = String(value)
-    const { href, origin, protocol, username, password, host, hostname, port } = url
-    const { pathname, search, hash } = url
-    return JSON.stringify({
-      href,
-      origin,
-      protocol,
-      username,
-      password,
-      host,
-      hostname,
-      port,
-      pathname,
-      search,
-      hash,
-    })
-  } catch {
-    return ''
-  }
-}
-
-function plainBytes(bytes: Uint8Array): Uint8Array {
-  // A Buffer view over a shared pool would copy the whole pool into the isolate.
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    ? bytes
-    : new Uint8Array(bytes)
-}
-
 export async function runPlugin(run: PluginRun, bridge: RunBridge): Promise<unknown> {
   const { memoryMb, wallMs } = run.limits
   const isolate = new ivm.Isolate({ memoryLimit: memoryMb })
@@ -101,15 +49,17 @@ export async function runPlugin(run: PluginRun, bridge: RunBridge): Promise<unkn
     if (!isolate.isDisposed) isolate.dispose()
   }, wallMs)
   const watch = watchDisposal(isolate)
+  const calls = createHostCalls(bridge)
   try {
     const code = blankTypes(run.typescript) ?? run.source
     const context = await isolate.createContext()
-    return await Promise.race([runInContext(isolate, context, code, run, bridge), watch.disposed])
+    return await Promise.race([runInContext(isolate, context, code, run, calls), watch.disposed])
   } catch (err) {
     throw explain(err, { timedOut, isolate, limits: run.limits, filename: run.filename })
   } finally {
     clearTimeout(watchdog)
     watch.stop()
+    calls.release()
     if (!isolate.isDisposed) isolate.dispose()
   }
 }
@@ -154,68 +104,11 @@ const CALL_ENTRY = `
       return result === undefined ? 'null' : JSON.stringify(result);
     })()`
 
-/** The host callbacks of one run, by the name the prelude takes them under. */
-function hostCallbacks(
-  bridge: RunBridge,
-  hold: <T>(answer: Promise<T>) => Promise<T> = (answer) => answer,
-): [string, ivm.Reference | ivm.Callback][] {
-  return [
-    [
-      'fetch',
-      new ivm.Reference(async (url: unknown, init: unknown) => {
-        const wire = (init ?? {}) as GuestFetchInit
-        const response = await hold(
-          bridge.fetch(String(url), {
-            method: typeof wire.method === 'string' ? wire.method : undefined,
-            headers: Array.isArray(wire.headers) ? wire.headers : undefined,
-            body: wire.body instanceof Uint8Array ? wire.body : undefined,
-          }),
-        )
-        return { ...response, body: plainBytes(response.body) }
-      }),
-    ],
-    [
-      'entry',
-      new ivm.Reference(async (name: unknown) => {
-        const bytes = await hold(bridge.entry(String(name)))
-        return bytes ? plainBytes(bytes) : null
-      }),
-    ],
-    [
-      'library',
-      new ivm.Reference((method: unknown, args: unknown) =>
-        hold(bridge.library(String(method), String(args))),
-      ),
-    ],
-    [
-      'sleep',
-      new ivm.Reference((ms: number) =>
-        hold(
-          new Promise<void>((resolve) =>
-            setTimeout(resolve, Math.max(0, Math.min(Number(ms) || 0, MAX_SLEEP_MS))).unref(),
-          ),
-        ),
-      ),
-    ],
-    [
-      'log',
-      new ivm.Callback((level: LogLevel, message: string) => bridge.log(level, String(message)), {
-        ignored: true,
-      }),
-    ],
-    // A synchronous no-op, called once the entry has ended: the isolate waits for it, and the
-    // log lines sent before it (fire-and-forget) are handled first, so none of them arrives
-    // after the run's result (under load one sometimes did, and was lost).
-    ['drainLog', new ivm.Callback(() => undefined)],
-    ['parseUrl', new ivm.Callback(parseUrl)],
-  ]
-}
-
 /** The host callbacks of one run, as `__host` for the prelude to take. */
-async function installHost(context: ivm.Context, bridge: RunBridge): Promise<void> {
+async function installHost(context: ivm.Context, calls: HostCalls): Promise<void> {
   await context.eval('globalThis.__host = {}')
   const hostObject = await context.global.get('__host', { reference: true })
-  for (const [name, callback] of hostCallbacks(bridge)) await hostObject.set(name, callback)
+  for (const [name, callback] of calls.callbacks) await hostObject.set(name, callback)
   hostObject.release()
 }
 
@@ -225,11 +118,11 @@ async function runInContext(
   context: ivm.Context,
   code: string,
   run: Omit<PluginRun, 'source' | 'typescript'>,
-  bridge: RunBridge,
+  calls: HostCalls,
 ): Promise<unknown> {
   const timeout = run.limits.syncTimeoutMs
   const jail = context.global
-  await installHost(context, bridge)
+  await installHost(context, calls)
   await context.eval(GUEST_PRELUDE, { timeout })
   const module = await isolate.compileModule(code, { filename: run.filename ?? 'plugin.ts' })
   await module.instantiate(context, refuseImport)
@@ -263,13 +156,12 @@ async function runBatchItem(
   context: ivm.Context,
   code: string,
   run: Omit<PluginRun, 'source' | 'typescript'>,
-  bridge: RunBridge,
+  calls: HostCalls,
   prelude: ivm.Script,
-  hold: <T>(answer: Promise<T>) => Promise<T>,
   modules: ivm.Module[],
 ): Promise<unknown> {
   const timeout = run.limits.syncTimeoutMs
-  const callbacks = hostCallbacks(bridge, hold)
+  const { callbacks } = calls
   await context.evalClosure(
     `globalThis.__host = { ${callbacks.map(([name], i) => `${name}: $${i}`).join(', ')} }`,
     callbacks.map(([, callback]) => callback),
@@ -429,21 +321,13 @@ export async function runBatch(
       if (!isolate.isDisposed) isolate.dispose()
     }, limits.wallMs)
     let context: ivm.Context | undefined
+    const calls = createHostCalls(bridgeOf(job.item), hold)
     try {
       const call = async () => {
         const prelude = await target.prelude
         context = await isolate.createContext()
         const run = { filename, entry: batch.entry, ctx: batch.ctxs[job.item], limits }
-        return runBatchItem(
-          isolate,
-          context,
-          code,
-          run,
-          bridgeOf(job.item),
-          prelude,
-          hold,
-          target.modules,
-        )
+        return runBatchItem(isolate, context, code, run, calls, prelude, target.modules)
       }
       const result = await Promise.race([call(), target.watch.disposed, dropped])
       report(job.item, { ok: true, result })
@@ -461,6 +345,7 @@ export async function runBatch(
     } finally {
       settled = true
       clearTimeout(watchdog)
+      calls.release()
       if (!isolate.isDisposed) context?.release()
       target.inFlight--
       if (target !== current || isolate.isDisposed) retire(target)

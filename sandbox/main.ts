@@ -18,7 +18,8 @@ function send(message: SandboxMessage): void {
 
 const toBase64 = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
-const fromBase64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64'))
+// Decoded into a Buffer of its own (large ones never come from the shared pool): no second copy.
+const fromBase64 = (text: string): Uint8Array => Buffer.from(text, 'base64')
 
 function ask(id: number, build: (call: number) => SandboxMessage): Promise<HostMessage> {
   const calls = waiting.get(id)
@@ -50,7 +51,8 @@ function bridgeFor(id: number, item?: number): RunBridge {
       if (answer.type !== 'host:fetch-result' || !answer.response)
         throw new Error(answer.type === 'host:fetch-result' ? answer.error : 'fetch failed')
       const response: WireFetchResponse = answer.response
-      return { ...response, body: fromBase64(response.body64) }
+      const { body64, ...rest } = response
+      return { ...rest, body: fromBase64(body64) }
     },
     async entry(name) {
       const answer = await ask(id, (call) => ({ type: 'sandbox:entry', id, item, call, name }))
@@ -79,6 +81,31 @@ function bridgeFor(id: number, item?: number): RunBridge {
   }
 }
 
+/** Above its idle size by more than this after a collection, the process asks to be replaced. */
+const SPENT_MARGIN_BYTES = 24 * 1024 * 1024
+/** The process's size once started and collected: its idle figure. */
+let idleRss = 0
+
+function collect(): number {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  return process.memoryUsage.rss()
+}
+
+/**
+ * Gives a run's memory back once nothing runs. A disposed isolate's heap goes at once, but what a
+ * run passed through this process (bodies, messages, pending calls) stays until V8 collects, and
+ * the heap and the allocator keep their grown size for long: a process still well above its idle
+ * figure after a collection asks the host to replace it (the host does once it is idle).
+ * `--expose-gc` is set by the host (src/plugins/sandbox-process.ts).
+ */
+function collectWhenIdle(): void {
+  setImmediate(() => {
+    if (waiting.size > 0) return
+    const rss = collect()
+    if (rss > idleRss + SPENT_MARGIN_BYTES) send({ type: 'sandbox:spent' })
+  })
+}
+
 /**
  * Runs one request's work and always ends it: `sandbox:done` with the result or the failure, and
  * every host call still pending for it rejected.
@@ -93,6 +120,7 @@ async function serve(id: number, work: () => Promise<unknown>): Promise<void> {
   } finally {
     for (const call of waiting.get(id)?.values() ?? []) call.reject(new Error('the run has ended'))
     waiting.delete(id)
+    if (waiting.size === 0) collectWhenIdle()
   }
 }
 
@@ -130,4 +158,5 @@ process.on('message', (raw) => {
 })
 // The server going away closes the channel: nothing is left to answer.
 process.on('disconnect', () => process.exit(0))
+idleRss = collect()
 send({ type: 'sandbox:ready' })

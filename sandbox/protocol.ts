@@ -88,6 +88,9 @@ export type ItemOutcome = { ok: true; result: unknown } | { ok: false; error: st
 /** Sandbox -> host. `item` names the batch item a call comes from (absent for a single run). */
 export type SandboxMessage =
   | { type: 'sandbox:ready' }
+  /** The process holds memory its runs could not give back (it stays well above its idle size
+   * after a collection): the host replaces it once idle. */
+  | { type: 'sandbox:spent' }
   | {
       type: 'sandbox:fetch'
       id: number

