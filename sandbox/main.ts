@@ -2,7 +2,10 @@
 // 'host:run' in its own isolate and forwards the run's fetch, entry, library and log calls to the
 // server.
 import { RunFailure, runBatch, runPlugin, type RunBridge } from './isolate.ts'
-import type { HostMessage, SandboxMessage, WireFetchResponse } from './protocol.ts'
+import { readdirSync } from 'node:fs'
+import { readFile, rm } from 'node:fs/promises'
+import { setPriority } from 'node:os'
+import type { HostMessage, SandboxMessage, WireBytes, WireFetchResponse } from './protocol.ts'
 
 type Waiting = { resolve(message: HostMessage): void; reject(err: Error): void }
 
@@ -18,8 +21,16 @@ function send(message: SandboxMessage): void {
 
 const toBase64 = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
-// Decoded into a Buffer of its own (large ones never come from the shared pool): no second copy.
-const fromBase64 = (text: string): Uint8Array => Buffer.from(text, 'base64')
+/** The host's bytes: decoded into a Buffer of its own (large ones never come from the shared
+ * pool), or read from the file the host wrote, which is removed once read. */
+async function bytesOf(wire: WireBytes): Promise<Uint8Array> {
+  if ('body64' in wire) return Buffer.from(wire.body64, 'base64')
+  try {
+    return await readFile(wire.bodyFile)
+  } finally {
+    await rm(wire.bodyFile, { force: true })
+  }
+}
 
 function ask(id: number, build: (call: number) => SandboxMessage): Promise<HostMessage> {
   const calls = waiting.get(id)
@@ -51,14 +62,14 @@ function bridgeFor(id: number, item?: number): RunBridge {
       if (answer.type !== 'host:fetch-result' || !answer.response)
         throw new Error(answer.type === 'host:fetch-result' ? answer.error : 'fetch failed')
       const response: WireFetchResponse = answer.response
-      const { body64, ...rest } = response
-      return { ...rest, body: fromBase64(body64) }
+      const { status, headers, url: finalUrl } = response
+      return { status, headers, url: finalUrl, body: await bytesOf(response) }
     },
     async entry(name) {
       const answer = await ask(id, (call) => ({ type: 'sandbox:entry', id, item, call, name }))
       if (answer.type !== 'host:entry-result' || answer.error !== undefined)
         throw new Error(answer.type === 'host:entry-result' ? answer.error : 'entry failed')
-      return answer.body64 == null ? null : fromBase64(answer.body64)
+      return answer.bytes == null ? null : bytesOf(answer.bytes)
     },
     async library(method, args) {
       const answer = await ask(id, (call) => ({
@@ -79,6 +90,31 @@ function bridgeFor(id: number, item?: number): RunBridge {
       send({ type: 'sandbox:log', id, item, level, message: message.slice(0, MAX_LOG_LINE_CHARS) })
     },
   }
+}
+
+/** How much less CPU the sandbox asks for than the server (nice 10: ~1/10 of its share). */
+const NICENESS = 10
+
+/**
+ * Plugins yield the machine to the server: on a 2-core box six plugins looping for their 5 s
+ * would otherwise take the cores from every request. Linux keeps a nice value per thread and a
+ * new thread takes its creator's, so every thread there is now is lowered, and the isolates'
+ * threads, made later, follow.
+ */
+function lowerPriority(): void {
+  let tasks: string[] = []
+  try {
+    tasks = readdirSync('/proc/self/task')
+  } catch {
+    // Not Linux: the process as a whole.
+    tasks = ['0']
+  }
+  for (const tid of tasks)
+    try {
+      setPriority(Number(tid), NICENESS)
+    } catch {
+      // A thread that ended meanwhile, or a system that refuses: plugins then share the CPU evenly.
+    }
 }
 
 /** Above its idle size by more than this after a collection, the process asks to be replaced. */
@@ -158,5 +194,6 @@ process.on('message', (raw) => {
 })
 // The server going away closes the channel: nothing is left to answer.
 process.on('disconnect', () => process.exit(0))
+lowerPriority()
 idleRss = collect()
 send({ type: 'sandbox:ready' })

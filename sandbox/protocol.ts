@@ -1,5 +1,7 @@
 // The messages between the server (host) and the sandbox process, over Node IPC with JSON
-// serialization: bytes cross as base64 strings. Tags are prefixed by their sender.
+// serialization: bytes cross as base64 strings, or, past a few hundred KB, as a file the host
+// wrote for the sandbox to read once and delete (no large string on either side's event loop).
+// Tags are prefixed by their sender.
 
 /** Per-run limits; the host fills every field. */
 export type RunLimits = {
@@ -18,12 +20,14 @@ export type WireFetchInit = {
   body64?: string
 }
 
+/** Bytes from the host: inline as base64, or in a file of the host's sandbox folder. */
+export type WireBytes = { body64: string } | { bodyFile: string }
+
 export type WireFetchResponse = {
   status: number
   headers: [string, string][]
   url: string
-  body64: string
-}
+} & WireBytes
 
 export type LogLevel = 'log' | 'warn' | 'error'
 
@@ -78,7 +82,7 @@ export type HostMessage =
       id: number
       call: number
       /** The entry's bytes, null when the archive has no such entry. */
-      body64?: string | null
+      bytes?: WireBytes | null
       error?: string
     }
 

@@ -11,6 +11,7 @@ import type {
 } from '../../sandbox/protocol.ts'
 import { SANDBOX_MAIN_PATH, SANDBOX_NODE_PATH } from '../assets.ts'
 import { AppError } from '../errors.ts'
+import { createSandboxBytes } from './sandbox-bytes.ts'
 import { createSandboxPool } from './sandbox-pool.ts'
 import type { InFlight, SandboxProcess } from './sandbox-process.ts'
 
@@ -164,9 +165,6 @@ const transpiler = new Bun.Transpiler({
   define: { 'process.env.NODE_ENV': 'process.env.NODE_ENV' },
 })
 
-const toBase64 = (bytes: Uint8Array) =>
-  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
-
 function headerPairs(headers: PluginFetchResponse['headers']): [string, string][] {
   if (Array.isArray(headers)) return headers.map(([k, v]) => [String(k), String(v)])
   if (headers instanceof Headers) return [...headers.entries()]
@@ -180,6 +178,7 @@ export function createSandboxHost<Tag = unknown>(
     nodePath: options.nodePath ?? SANDBOX_NODE_PATH,
     mainPath: options.mainPath ?? SANDBOX_MAIN_PATH,
   })
+  const bytes = createSandboxBytes()
   let nextId = 1
   let closed = false
 
@@ -253,7 +252,7 @@ export function createSandboxHost<Tag = unknown>(
           status: response.status,
           headers: headerPairs(response.headers),
           url: response.url,
-          body64: toBase64(response.body),
+          ...(await bytes.wire(response.body)),
         },
       })
     } catch (err) {
@@ -270,12 +269,12 @@ export function createSandboxHost<Tag = unknown>(
     const { id } = message
     try {
       if (!options.entry) throw new Error('this run has no archive entries')
-      const bytes = await options.entry(message.name, call.request)
+      const found = await options.entry(message.name, call.request)
       reply(target, {
         type: 'host:entry-result',
         id,
         call: message.call,
-        body64: bytes ? toBase64(bytes) : null,
+        bytes: found ? await bytes.wire(found) : null,
       })
     } catch (err) {
       const error = (err as Error)?.message ?? String(err)
@@ -474,6 +473,7 @@ export function createSandboxHost<Tag = unknown>(
     async close() {
       closed = true
       pool.close()
+      bytes.close()
     },
   }
 }

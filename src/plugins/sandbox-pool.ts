@@ -28,7 +28,8 @@ export type SandboxPool = {
 type Slot = { process: SandboxProcess; key: string; reserved: number; idle?: Timer }
 
 export function createSandboxPool(options: { nodePath: string; mainPath: string }): SandboxPool {
-  /** Every live process; `current` names the one new runs of a key go to. */
+  /** Every process not yet exited (dying ones count against the cap); `current` names the one
+   * new runs of a key go to. */
   const all = new Set<Slot>()
   const current = new Map<string, Slot>()
   const waiting: (() => void)[] = []
@@ -43,9 +44,7 @@ export function createSandboxPool(options: { nodePath: string; mainPath: string 
 
   function remove(slot: Slot): void {
     clearTimeout(slot.idle)
-    all.delete(slot)
     if (current.get(slot.key) === slot) current.delete(slot.key)
-    wakeWaiting()
   }
 
   /** Kills an idle process that is spent, or arms its idle exit. */
@@ -82,6 +81,10 @@ export function createSandboxPool(options: { nodePath: string; mainPath: string 
     }
     all.add(slot)
     current.set(key, slot)
+    void slot.process.exited.then(() => {
+      all.delete(slot)
+      wakeWaiting()
+    })
     return slot
   }
 
@@ -91,14 +94,14 @@ export function createSandboxPool(options: { nodePath: string; mainPath: string 
       let slot = current.get(key)
       if (slot?.process.dead || slot?.process.spent) slot = undefined
       if (!slot && all.size >= MAX_SANDBOX_PROCESSES) {
-        const idle = [...all].find((other) => !busy(other))
+        const idle = [...all].find((other) => !busy(other) && !other.process.dead)
         if (idle) {
           remove(idle)
           idle.process.bury('replaced')
-        } else {
-          await new Promise<void>((resolve) => waiting.push(resolve))
-          continue
         }
+        // The cap is on processes alive: the next starts once one is gone.
+        await new Promise<void>((resolve) => waiting.push(resolve))
+        continue
       }
       slot ??= start(key)
       clearTimeout(slot.idle)

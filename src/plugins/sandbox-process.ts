@@ -21,6 +21,8 @@ export type SandboxProcess = {
   /** Resolves once the process said it is ready, or died first (see `dead`). */
   readonly ready: Promise<void>
   dead: boolean
+  /** Resolves once the process is gone (reaped), whatever ended it. */
+  readonly exited: Promise<void>
   /** It holds memory its runs could not give back: replace it once idle. */
   spent: boolean
   send(message: HostMessage): void
@@ -76,12 +78,15 @@ export function startSandboxProcess(options: {
   const flags = ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', '--expose-gc']
   const pending = new Map<number, InFlight>()
   let proc: Subprocess | undefined
+  let markExited!: () => void
+  const exited = new Promise<void>((resolve) => (markExited = resolve))
   const self: SandboxProcess = {
     get pid() {
       return proc?.pid ?? 0
     },
     pending,
     ready,
+    exited,
     dead: false,
     spent: false,
     send(message) {
@@ -119,6 +124,7 @@ export function startSandboxProcess(options: {
     },
     onExit(_proc, code, signal) {
       self.bury(`exited (${signal ?? `code ${code}`})`)
+      markExited()
     },
   })
   // Until its first run the process must not keep the server (or a test) alive.

@@ -81,6 +81,16 @@ async function pidOf(filename: string): Promise<number> {
   throw new Error(`no single new sandbox process for ${filename}: ${fresh.join(', ')}`)
 }
 
+/** The sandbox process that appears besides `known` (polled: a spawn takes a moment). */
+async function newSandboxPid(known: Set<number>): Promise<number> {
+  for (let tries = 0; tries < 200; tries++) {
+    const fresh = sandboxPids().find((pid) => !known.has(pid))
+    if (fresh !== undefined) return fresh
+    await Bun.sleep(20)
+  }
+  throw new Error('no new sandbox process appeared')
+}
+
 /**
  * Waits until the process is gone or back within `slackBytes` of `idle`; answers what it saw
  * last. Polls, so no timing is asserted: only where the memory ends up.
@@ -184,12 +194,28 @@ describe('a hostile plugin against the sandbox', () => {
     }
   })
 
+  it('runs every thread of its process at a lower CPU priority than the server', async () => {
+    await host.run({
+      source: 'export async function runScript() { await sleep(1); return 1 }',
+      entry: 'runScript',
+      ctx,
+      filename: 'nice.ts',
+    })
+    const nice = (stat: string) => Number(stat.split(') ')[1]!.split(' ')[16])
+    for (const pid of sandboxPids())
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+        expect(nice(stat)).toBeGreaterThan(nice(readFileSync('/proc/self/stat', 'utf8')))
+      }
+  })
+
   it("fails only the crashing plugin's runs, never a good plugin's batch beside it", async () => {
     const good = `export async function execMetadata(ctx) {
       await sleep(5)
       return { tags: 'item:' + ctx.args.n }
     }`
     const outcomes: boolean[] = []
+    const known = new Set(sandboxPids())
     const batch = host.runBatch(
       {
         source: good,
@@ -199,20 +225,18 @@ describe('a hostile plugin against the sandbox', () => {
       },
       (_, outcome) => outcomes.push(outcome.ok),
     )
+    const goodPid = await newSandboxPid(known)
+    known.add(goodPid)
     // Three hostile runs, each in its own process, each killed as a crash would end it.
     const hostile = `export async function runScript() { await sleep(10_000) }`
     for (let i = 0; i < 3; i++) {
-      const before = new Set(sandboxPids())
       const run = host.run({ source: hostile, entry: 'runScript', ctx, filename: `crash-${i}.ts` })
-      let crashed: number | undefined
-      for (let tries = 0; tries < 100 && crashed === undefined; tries++) {
-        await Bun.sleep(20)
-        crashed = sandboxPids().find((pid) => !before.has(pid))
-      }
-      expect(crashed).toBeDefined()
-      process.kill(crashed!, 'SIGKILL')
+      const crashed = await newSandboxPid(known)
+      known.add(crashed)
+      process.kill(crashed, 'SIGKILL')
       expect(await failure(run)).toContain('plugin sandbox exited')
     }
+    expect(sandboxPids()).toContain(goodPid)
     await batch
     expect(outcomes.length).toBe(300)
     expect(outcomes.filter((ok) => !ok).length).toBe(0)
