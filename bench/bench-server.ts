@@ -52,7 +52,10 @@ export type SpawnedServer = { url: string; pid: number; stop(): Promise<void> }
  * Starts `src/main.ts` on `config`'s folders (a free port, no watcher, the bench password) in its
  * own process and resolves once it listens. The child inherits this process's niceness.
  */
-export async function spawnServer(config: Config): Promise<SpawnedServer> {
+export async function spawnServer(
+  config: Config,
+  extraArgs: string[] = [],
+): Promise<SpawnedServer> {
   const child = Bun.spawn(
     [
       process.execPath,
@@ -60,6 +63,7 @@ export async function spawnServer(config: Config): Promise<SpawnedServer> {
       ...['--port', '0', '--host', '127.0.0.1', '--watch', 'false', '--log-level', 'error'],
       ...['--data-dir', config.dataDir, '--content-dir', config.contentDir],
       ...['--password', config.password ?? BENCH_PASSWORD],
+      ...extraArgs,
     ],
     // As `npm start` runs it: a thread pool that file reads need not share with every decode.
     {

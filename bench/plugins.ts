@@ -79,10 +79,9 @@ function sandboxCpuMs(serverPid: number): number {
 
 async function autoRunBench(count: number): Promise<void> {
   const { mkdtempSync, mkdirSync, rmSync } = await import('node:fs')
-  const { writeFile } = await import('node:fs/promises')
   const { tmpdir, loadavg } = await import('node:os')
   const { join } = await import('node:path')
-  const { buildZip, makeJpeg } = await import('../test/helpers/fixtures.ts')
+  const { writeComicInfoLibrary } = await import('./comicinfo-library.ts')
   const { benchConfig, sessionCookie, spawnServer } = await import('./bench-server.ts')
 
   const root = mkdtempSync(join(tmpdir(), 'tankobun-bench-autorun-'))
@@ -104,22 +103,7 @@ async function autoRunBench(count: number): Promise<void> {
       await Bun.sleep(100)
     }
 
-    const page = await makeJpeg(32, 48, 1)
-    const writes: Promise<void>[] = []
-    for (let i = 0; i < count; i++) {
-      const dir = join(content, `d${Math.floor(i / 500)}`)
-      if (i % 500 === 0) mkdirSync(dir, { recursive: true })
-      const xml =
-        `<?xml version="1.0"?><ComicInfo><Title>Bench ${i}</Title><Series>autorun bench</Series>` +
-        `<Writer>Writer ${i % 50}</Writer><Genre>genre${i % 7}</Genre></ComicInfo>`
-      const zip = buildZip([
-        { name: 'ComicInfo.xml', data: new TextEncoder().encode(xml) },
-        { name: '001.jpg', data: page },
-      ])
-      writes.push(writeFile(join(dir, `Auto ${i}.cbz`), zip))
-      if (writes.length >= 256) await Promise.all(writes.splice(0))
-    }
-    await Promise.all(writes)
+    await writeComicInfoLibrary(content, count, 'autorun bench')
 
     const cpuBefore = { server: processCpuMs(server.pid), sandbox: sandboxCpuMs(server.pid) }
     const started = performance.now()
