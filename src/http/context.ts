@@ -9,6 +9,7 @@ import { checkBodySize } from './body-limit.ts'
 import { renderError } from './envelope.ts'
 import { isJsonContentType, readJsonBody, requireJsonObject } from './json-body.ts'
 import { policyOf, type BodyClass } from './policy.ts'
+import { checkSameOrigin } from './same-origin.ts'
 
 export type RequestContext = {
   caller: Caller
@@ -79,9 +80,15 @@ async function checkRequest(
     accessSettings(deps),
     policy.guestScope === true,
   )
+  checkSameOrigin(request, caller, { credentialedOrigins: credentialedOrigins(deps) })
   const bodyClass = policy.body ?? 'json'
   checkBodySize(request, bodyClass, deps.config)
   return { caller, op: policy.op, guestScoped, ip, bodyClass }
+}
+
+/** Origins the admin lent the session to (credentialed CORS, cors.ts): none while CORS is off. */
+function credentialedOrigins(deps: Deps): readonly string[] {
+  return deps.settings.get('enable_cors') ? deps.settings.get('cors_origins') : []
 }
 
 /** The three settings access checks read, without copying the whole settings object per request. */
