@@ -22,6 +22,8 @@ export type ErrorCode = keyof typeof STATUS_OF
 export class AppError extends Error {
   /** Seconds until the same request may succeed (a 429 lock); rendered as `Retry-After`. */
   retryAfterSecs?: number
+  /** How a 401 invites credentials (OPDS routes: Basic); rendered as `WWW-Authenticate`. */
+  challenge?: string
 
   constructor(
     readonly code: ErrorCode,

@@ -21,14 +21,19 @@ export function attachmentDisposition(name: string): string {
 
 /**
  * The archive as an attachment under its file name; Bun streams the file, never buffers it. An
- * archive with a patch is answered as a CBZ of its pages with the patch's in place.
+ * archive with a patch is answered as a CBZ of its pages with the patch's in place. `typeOf`: the
+ * MIME type of an extension (OPDS sends the comic-book types its feeds announce).
  */
-export async function sendArchiveFile(deps: Deps, row: ArchiveRow): Promise<Response> {
+export async function sendArchiveFile(
+  deps: Deps,
+  row: ArchiveRow,
+  typeOf: (extension: string) => string = archiveMimeType,
+): Promise<Response> {
   if (row.hasPatch) {
     const zip = await buildPatchedArchive(deps, row)
     return new Response(zip as Uint8Array<ArrayBuffer>, {
       headers: {
-        'content-type': archiveMimeType('cbz'),
+        'content-type': typeOf('cbz'),
         'content-disposition': attachmentDisposition(`${row.filename}.cbz`),
       },
     })
@@ -36,7 +41,7 @@ export async function sendArchiveFile(deps: Deps, row: ArchiveRow): Promise<Resp
   const file = Bun.file(toAbsolutePath(deps.config.contentDir, row.path))
   return new Response(file, {
     headers: {
-      'content-type': archiveMimeType(row.extension),
+      'content-type': typeOf(row.extension),
       'content-disposition': attachmentDisposition(`${row.filename}.${row.extension}`),
     },
   })

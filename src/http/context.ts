@@ -8,7 +8,8 @@ import { resolveCaller } from './auth.ts'
 import { checkBodySize } from './body-limit.ts'
 import { renderError } from './envelope.ts'
 import { isJsonContentType, readJsonBody, requireJsonObject } from './json-body.ts'
-import { policyOf, type BodyClass } from './policy.ts'
+import { policyOf, type BodyClass, type RoutePolicy } from './policy.ts'
+import { checkSameOrigin } from './same-origin.ts'
 
 export type RequestContext = {
   caller: Caller
@@ -73,15 +74,29 @@ async function checkRequest(
   if (!policy) throw fail.internal(`route ${request.method} ${route} has no access policy`)
   const ip = server?.requestIP(request)?.address ?? null
   const caller = await resolveCaller(deps, request, ip)
-  const { guestScoped } = checkAccess(
-    policy.access,
-    caller,
-    accessSettings(deps),
-    policy.guestScope === true,
+  const { guestScoped } = challenged(policy, () =>
+    checkAccess(policy.access, caller, accessSettings(deps), policy.guestScope === true),
   )
+  checkSameOrigin(request, caller, { credentialedOrigins: credentialedOrigins(deps) })
   const bodyClass = policy.body ?? 'json'
   checkBodySize(request, bodyClass, deps.config)
   return { caller, op: policy.op, guestScoped, ip, bodyClass }
+}
+
+/** The access check, its 401 inviting Basic credentials where the policy says (OPDS readers). */
+function challenged<T>(policy: RoutePolicy, check: () => T): T {
+  try {
+    return check()
+  } catch (error) {
+    if (policy.basicChallenge && error instanceof AppError && error.code === 'unauthorized')
+      error.challenge = 'Basic realm="Tankobun"'
+    throw error
+  }
+}
+
+/** Origins the admin lent the session to (credentialed CORS, cors.ts): none while CORS is off. */
+function credentialedOrigins(deps: Deps): readonly string[] {
+  return deps.settings.get('enable_cors') ? deps.settings.get('cors_origins') : []
 }
 
 /** The three settings access checks read, without copying the whole settings object per request. */

@@ -2,6 +2,7 @@
 // and the Set-Cookie values that grant, rotate and clear them.
 import { ACCESS_TTL_SECS } from '../domain/auth/access-token.ts'
 import { REFRESH_TTL_SECS } from '../domain/auth/refresh.ts'
+import { clientProtocol } from './same-origin.ts'
 
 export const ACCESS_COOKIE = 'tankobun_access'
 export const REFRESH_COOKIE = 'tankobun_refresh'
@@ -27,8 +28,7 @@ export function readCookie(request: Request, name: string): string | null {
 
 /** Secure when the client reached us over TLS (directly or through a proxy that says so). */
 function secureFlag(request: Request): string {
-  const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim()
-  return new URL(request.url).protocol === 'https:' || forwarded === 'https' ? '; Secure' : ''
+  return clientProtocol(request) === 'https:' ? '; Secure' : ''
 }
 
 function cookie(request: Request, name: string, value: string, path: string, maxAge: number) {

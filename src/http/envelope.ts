@@ -21,10 +21,10 @@ export function envJson(status: number, body: unknown, headers?: Record<string, 
 /** Maps any thrown value to an Env response; never leaks a stack or a path. */
 export function renderError(operation: string, code: string | number, error: unknown): Response {
   if (error instanceof AppError) {
-    const headers =
-      error.retryAfterSecs === undefined
-        ? undefined
-        : { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterSecs))) }
+    const headers: Record<string, string> = {}
+    if (error.retryAfterSecs !== undefined)
+      headers['retry-after'] = String(Math.max(1, Math.ceil(error.retryAfterSecs)))
+    if (error.challenge !== undefined) headers['www-authenticate'] = error.challenge
     const body = { operation, success: 0, error: error.message, ...error.extra }
     return envJson(error.status, body, headers)
   }

@@ -2,6 +2,7 @@
 // request params (query string or form body) in one place.
 import { t } from 'elysia'
 import { fail } from '../errors.ts'
+import { clampWidth } from '../domain/archives/page-resize.ts'
 
 /**
  * A body field LANraragi reads as a request param. Only a string counts: anything else (a JSON
@@ -56,4 +57,13 @@ export function requestParam(
   name: string,
 ): string | undefined {
   return query[name] ?? bodyParam(body, name)
+}
+
+/**
+ * `max_width`: a width in px, brought within 64..4096 (page-resize.ts); absent, empty or an
+ * unfilled `{maxWidth}` of the OPDS-PSE template means no limit.
+ */
+export function parseMaxWidth(value: string | undefined): number | null {
+  if (value === undefined || value === '' || value === '{maxWidth}') return null
+  return clampWidth(parseInteger(value, 'max_width', { min: 1 }))
 }

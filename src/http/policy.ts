@@ -9,7 +9,17 @@ export type { Access }
  * archive-specific), so anonymous guest-mode visitors may call it. Guest mode keeps every other
  * route closed to them: a new route is refused to guests until it applies the scope.
  */
-export type RoutePolicy = { op: string; access: Access; guestScope?: true; body?: BodyClass }
+export type RoutePolicy = {
+  op: string
+  access: Access
+  guestScope?: true
+  body?: BodyClass
+  /**
+   * A 401 here carries `WWW-Authenticate: Basic`: OPDS readers send credentials only when
+   * challenged. Nowhere else: a browser would pop its login box over the UI's own calls.
+   */
+  basicChallenge?: true
+}
 
 /**
  * How a route's request body is read. `json` (the default): small bodies, capped in size and JSON
@@ -17,6 +27,9 @@ export type RoutePolicy = { op: string; access: Access; guestScope?: true; body?
  * the handler itself, capped by the upload limit.
  */
 export type BodyClass = 'json' | 'stream'
+
+/** OPDS routes: reads, guest-scoped, and challenging readers for Basic credentials on a 401. */
+const OPDS = { guestScope: true, basicChallenge: true } as const
 
 /** Keyed by `METHOD /path/:param` exactly as Elysia registers the route. */
 export const POLICY: Record<string, RoutePolicy> = {
@@ -246,13 +259,15 @@ export const POLICY: Record<string, RoutePolicy> = {
   'PUT /api/bookmarks/only-matching': { op: 'put_only_matching_bookmarks', access: 'admin' },
 
   // OPDS catalog (routes/opds.ts, docs/clients.md): read like the archive routes, guest-scoped
-  'GET /api/opds': { op: 'opds_root', access: 'any', guestScope: true },
-  'GET /api/opds/opensearch.xml': { op: 'opds_opensearch', access: 'any', guestScope: true },
-  'GET /api/opds/categories': { op: 'opds_categories', access: 'any', guestScope: true },
-  'GET /api/opds/categories/:id': { op: 'opds_category', access: 'any', guestScope: true },
-  'GET /api/opds/search': { op: 'opds_search', access: 'any', guestScope: true },
-  'GET /api/opds/:list': { op: 'opds_list', access: 'any', guestScope: true },
-  'GET /api/opds/:list/pse': { op: 'serve_opds_page', access: 'any', guestScope: true },
+  'GET /api/opds': { op: 'opds_root', access: 'any', ...OPDS },
+  'GET /api/opds/opensearch.xml': { op: 'opds_opensearch', access: 'any', ...OPDS },
+  'GET /api/opds/categories': { op: 'opds_categories', access: 'any', ...OPDS },
+  'GET /api/opds/categories/:id': { op: 'opds_category', access: 'any', ...OPDS },
+  'GET /api/opds/search': { op: 'opds_search', access: 'any', ...OPDS },
+  'GET /api/opds/:list': { op: 'opds_list', access: 'any', ...OPDS },
+  'GET /api/opds/:list/pse': { op: 'serve_opds_page', access: 'any', ...OPDS },
+  'GET /api/opds/:list/thumbnail': { op: 'opds_thumbnail', access: 'any', ...OPDS },
+  'GET /api/opds/:list/download': { op: 'opds_download', access: 'any', ...OPDS },
 
   // download queue (routes/download-queue.ts)
   'GET /api/download_queue': { op: 'list_download_queue', access: 'any' },

@@ -146,15 +146,13 @@ describe('acquisition feeds', () => {
     expect(entry.categories.some((c) => c.term.startsWith('date_added'))).toBe(false)
     expect(Date.parse(entry.updated)).toBeGreaterThan(0)
     const rels = Object.fromEntries(entry.links.map((l) => [l.rel, l]))
-    expect(rels['http://opds-spec.org/acquisition']!.href).toBe(`/api/archives/${comic}/download`)
-    expect(rels['http://opds-spec.org/image']!.href).toBe(`/api/archives/${comic}/thumbnail`)
-    expect(rels['http://opds-spec.org/image/thumbnail']!.href).toBe(
-      `/api/archives/${comic}/thumbnail`,
-    )
+    expect(rels['http://opds-spec.org/acquisition']!.href).toBe(`/api/opds/${comic}/download`)
+    expect(rels['http://opds-spec.org/image']!.href).toBe(`/api/opds/${comic}/thumbnail`)
+    expect(rels['http://opds-spec.org/image/thumbnail']!.href).toBe(`/api/opds/${comic}/thumbnail`)
     const pse = pseLink(entry)
     expect(pse.type).toBe('image/jpeg')
     expect(pse.href).toBe(
-      `/api/archives/${comic}/page?page={pageNumber}&zero_based=true&max_width={maxWidth}`,
+      `/api/opds/${comic}/pse?page={pageNumber}&zero_based=true&max_width={maxWidth}`,
     )
     expect(pse.pse.count).toBe('3')
     expect(pse.pse.lastRead).toBeUndefined()
@@ -167,18 +165,20 @@ describe('acquisition feeds', () => {
     expect(entry.title).toBe(`Tom & Jerry <"quoted"> 'x'  😀`)
     expect(entry.authors.map((a) => a.name).sort()).toEqual(['A&B', 'Second One'])
     expect(entry.categories.map((c) => c.term)).toContain('parody:<none>')
-    expect(entry.summary.content).toBe('Summary with <b>markup</b> & more')
+    // The parser reads content first: the summary, then the page count.
+    expect(entry.summary.content).toBe('Summary with <b>markup</b> & more\n\n10 pages')
     expect(text).not.toContain('<b>')
   })
 
-  it('reports the progress as pse:lastRead (0-based, like {pageNumber})', async () => {
+  it('reports the progress as pse:lastRead, from 1 as PSE 1.1 and 1.2 count it', async () => {
     const res = await app.req(`/api/archives/${comic}/progress/2`, { method: 'PUT', cookie })
     expect(res.status).toBe(200)
     await res.text()
     const { feed } = await getFeed('/api/opds/recently-read')
     expect(feed.entries[0]!.id).toBe(`urn:tankobun:${comic}`)
     const pse = pseLink(feed.entries[0]!)
-    expect(pse.pse.lastRead).toBe('1')
+    // Page 2 read: lastRead 2, while {pageNumber} for that page is 1.
+    expect(pse.pse.lastRead).toBe('2')
     expect(Date.parse(pse.pse.lastReadDate!)).toBeGreaterThan(0)
   })
 

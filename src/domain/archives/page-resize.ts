@@ -8,6 +8,7 @@ import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { AppError } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
+import { pageMimeType } from '../../model/formats.ts'
 import { pageEtag } from './pages.ts'
 
 const log = createLogger('archives')
@@ -95,14 +96,17 @@ export function clampWidth(width: number): number {
   return Math.min(MAX_RESIZE_WIDTH, Math.max(MIN_RESIZE_WIDTH, width))
 }
 
-/** The validator of a resized copy: the page's own, with the width and format. */
+/** The validator of a resized copy: the page's own, with the width (or `full`) and format. */
 export function resizedEtag(row: ArchiveRow, entry: string, width: number, format: string) {
-  return `${pageEtag(row, entry).slice(0, -1)}-w${width}-${format}"`
+  return `${pageEtag(row, entry).slice(0, -1)}-w${Number.isFinite(width) ? width : 'full'}-${format}"`
 }
 
 /**
  * The page at most `width` px wide, or null when the original is to be sent: resizing is off,
  * the page is not wider, or it does not decode (the original then goes out as it is).
+ * `convert` (OPDS, which allows no WebP): a copy in that format whatever the settings say, at
+ * most `width` (Infinity: the page's own width) wide; null when the page already is in that
+ * format and not wider, or does not decode.
  */
 export async function resizedPage(
   deps: Deps,
@@ -110,10 +114,10 @@ export async function resizedPage(
   entry: string,
   bytes: Uint8Array,
   width: number,
-  options: { cacheBytes?: number } = {},
+  options: { cacheBytes?: number; convert?: 'jpeg' } = {},
 ): Promise<ResizedPage | null> {
-  if (!deps.settings.get('server_resizes_images')) return null
-  const format = deps.settings.get('thumbnail_format')
+  if (!options.convert && !deps.settings.get('server_resizes_images')) return null
+  const format = options.convert ?? deps.settings.get('thumbnail_format')
   const contentType = format === 'webp' ? 'image/webp' : 'image/jpeg'
   const etag = resizedEtag(row, entry, width, format)
   const cache = cacheOf(deps)
@@ -134,10 +138,13 @@ export async function resizedPage(
       size = await deps.thumbnailer.dimensions(bytes)
       deps.dimensions.set(sizeKey, size)
     }
-    if (size.width <= width || size.width === 0) return null
-    const height = Math.max(1, Math.round((size.height * width) / size.width))
+    // Not wider: the original, unless it has to change format (a JPEG stays as it is).
+    const keepsFormat = !options.convert || pageMimeType(entry) === contentType
+    if (size.width === 0 || (size.width <= width && keepsFormat)) return null
+    const target = Math.min(width, size.width)
+    const height = Math.max(1, Math.round((size.height * target) / size.width))
     // The thumbnail call resizes by height and writes atomically: at this height the copy is
-    // `width` px wide (give or take rounding), in the thumbnail format.
+    // `target` px wide (give or take rounding), in the format chosen above.
     await deps.thumbnailer.thumbnail(bytes, path, { format, height })
   } catch (error) {
     if (!(error instanceof AppError)) throw error

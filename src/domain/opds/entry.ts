@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { archiveMimeType } from '../../model/formats.ts'
 import { splitTags, tagNamespace } from '../../model/tags.ts'
+import { OPDS_IMAGE_TYPE } from './images.ts'
 import { element } from './xml.ts'
 
 export const PSE_STREAM_REL = 'http://vaemendis.net/opds-pse/stream'
@@ -41,8 +42,12 @@ const READER_TYPES: Readonly<Record<string, string>> = {
   cbt: 'application/x-cbt',
 }
 
-const acquisitionType = (extension: string) =>
+/** The type the catalog's download route sends an archive of this extension as (and announces). */
+export const readerMimeType = (extension: string) =>
   Object.hasOwn(READER_TYPES, extension) ? READER_TYPES[extension]! : archiveMimeType(extension)
+
+/** The extension of what is downloaded: an archive with a patch goes out as a CBZ of its pages. */
+export const downloadExtension = (row: ArchiveRow) => (row.hasPatch ? 'cbz' : row.extension)
 
 /** The value of the first tag in a namespace, as LANraragi fills an entry's Dublin Core fields. */
 const firstValue = (tags: string[], namespace: string) => {
@@ -60,15 +65,17 @@ export const updatedOf = (row: ArchiveRow) =>
 export const excludedNamespaces = (deps: Pick<Deps, 'settings'>): ReadonlySet<string> =>
   new Set(deps.settings.get('excluded_namespaces').map((n) => n.toLowerCase()))
 
-/** `<entry>…</entry>`; `head` goes right after the opening tag (a lone entry's own links). */
+/**
+ * `<entry>…</entry>`, `head` right after the opening tag: in a feed the `alternate` link to the
+ * complete Entry Document, in that document its own links instead.
+ */
 export function archiveEntry(
   row: ArchiveRow,
   excluded: ReadonlySet<string>,
-  thumbType: string,
   open = '<entry>',
-  head: string[] = [],
+  head: string[] = [link('alternate', `/api/opds/${row.id}`, ENTRY_TYPE)],
 ): string {
-  const base = `/api/archives/${row.id}`
+  const base = `/api/opds/${row.id}`
   const tags = splitTags(row.tags)
   const authors = tags
     .filter((tag) => tagNamespace(tag) === 'artist')
@@ -79,14 +86,15 @@ export function archiveEntry(
   const categories = tags
     .filter((tag) => !excluded.has(tagNamespace(tag)))
     .map((tag) => element('category', { term: tag, label: tag }))
-  // PSE numbers pages from 0 ({pageNumber} and lastRead); the page route takes them with
-  // zero_based=true. Progress 0 means never read: no lastRead then.
+  // PSE 1.2 numbers {pageNumber} from 0 (the pse route takes it with zero_based=true) but lastRead
+  // from 1, as the stored progress is (LANraragi's page numbers). 0 means never read: no lastRead.
+  // Pages are sent as JPEG whatever they are stored as (domain/opds/images.ts).
   const stream = element('link', {
     rel: PSE_STREAM_REL,
-    type: 'image/jpeg',
-    href: `${base}/page?page={pageNumber}&zero_based=true&max_width={maxWidth}`,
+    type: OPDS_IMAGE_TYPE,
+    href: `${base}/pse?page={pageNumber}&zero_based=true&max_width={maxWidth}`,
     'pse:count': row.pagecount,
-    'pse:lastRead': row.progress > 0 ? row.progress - 1 : undefined,
+    'pse:lastRead': row.progress > 0 ? row.progress : undefined,
     'pse:lastReadDate': row.lastreadtime > 0 ? iso(row.lastreadtime) : undefined,
   })
   return [
@@ -99,29 +107,36 @@ export function archiveEntry(
     ...(language ? [element('dcterms:language', {}, language)] : []),
     ...(publisher ? [element('dcterms:publisher', {}, publisher)] : []),
     ...(row.summary.trim() ? [element('summary', { type: 'text' }, row.summary)] : []),
+    // Atom wants content (or an alternate link). Parsers that read both prefer it to summary, so
+    // it carries the summary too, with the page count after it.
+    element('content', { type: 'text' }, contentText(row)),
     ...categories,
-    link('http://opds-spec.org/image', `${base}/thumbnail`, thumbType),
-    link('http://opds-spec.org/image/thumbnail', `${base}/thumbnail`, thumbType),
+    link('http://opds-spec.org/image', `${base}/thumbnail`, OPDS_IMAGE_TYPE),
+    link('http://opds-spec.org/image/thumbnail', `${base}/thumbnail`, OPDS_IMAGE_TYPE),
     link(
       'http://opds-spec.org/acquisition',
       `${base}/download`,
-      acquisitionType(row.extension),
-      `${row.filename}.${row.extension}`,
+      readerMimeType(downloadExtension(row)),
+      `${row.filename}.${downloadExtension(row)}`,
     ),
     stream,
     '</entry>',
   ].join('\n')
 }
 
+function contentText(row: ArchiveRow): string {
+  const pages = row.pagecount === 1 ? '1 page' : `${row.pagecount} pages`
+  return row.summary.trim() ? `${row.summary.trim()}\n\n${pages}` : pages
+}
+
 /** GET /api/opds/{id}: the archive's entry as a document of its own, linking itself and the root. */
 export function entryDocument(deps: Pick<Deps, 'settings'>, row: ArchiveRow): string {
-  const thumbType = `image/${deps.settings.get('thumbnail_format')}`
   const head = [
     link('self', `/api/opds/${row.id}`, ENTRY_TYPE),
     link('start', '/api/opds', NAVIGATION_TYPE),
   ]
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    archiveEntry(row, excludedNamespaces(deps), thumbType, openTag('entry'), head),
+    archiveEntry(row, excludedNamespaces(deps), openTag('entry'), head),
   ].join('\n')
 }

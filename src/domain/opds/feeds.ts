@@ -137,11 +137,13 @@ export type AcquisitionRequest = {
   page: number
   /** Query kept on the paging links (search's `q`). */
   query?: Record<string, string>
+  /** The navigation feed above this one (`up`): the root, or the categories list. */
+  up: string
 }
 
 /** The feed of one list (all, new, recently added or read). */
 export function listRequest(name: ListName, page: number): AcquisitionRequest {
-  return { path: name, title: LISTS[name].title, params: LISTS[name].sort, page }
+  return { path: name, title: LISTS[name].title, params: LISTS[name].sort, page, up: ROOT }
 }
 
 export function categoryRequest(
@@ -158,6 +160,7 @@ export function categoryRequest(
     title: category.name,
     params: { category: id, sortby: 'title', desc: false },
     page,
+    up: `${ROOT}/categories`,
   }
 }
 
@@ -168,6 +171,7 @@ export function searchRequest(q: string, page: number): AcquisitionRequest {
     params: { filter: q, sortby: 'title', desc: false },
     page,
     query: { q },
+    up: ROOT,
   }
 }
 
@@ -203,7 +207,7 @@ export function acquisitionFeed(
   const self = href(request.path, request.page, request.query)
   const links = [
     ...commonLinks(self, ACQUISITION_TYPE),
-    link('up', ROOT, NAVIGATION_TYPE),
+    link('up', request.up, NAVIGATION_TYPE),
     link('first', href(request.path, 1, request.query), ACQUISITION_TYPE),
     link('last', href(request.path, last, request.query), ACQUISITION_TYPE),
   ]
@@ -214,14 +218,13 @@ export function acquisitionFeed(
   if (request.page < last)
     links.push(link('next', href(request.path, request.page + 1, request.query), ACQUISITION_TYPE))
   const excluded = excludedNamespaces(deps)
-  const thumbType = `image/${deps.settings.get('thumbnail_format')}`
   const updated = rows.reduce((max, row) => Math.max(max, updatedOf(row)), 0)
   return feed(
     `urn:tankobun:opds:${request.path}`,
     request.title,
     iso(updated || Math.floor(Date.now() / 1000)),
     links,
-    rows.map((row) => archiveEntry(row, excluded, thumbType)),
+    rows.map((row) => archiveEntry(row, excluded)),
     [
       element('opensearch:totalResults', {}, String(total)),
       element('opensearch:itemsPerPage', {}, String(perPage)),

@@ -3,7 +3,7 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
-import { parseFlag, parseInteger, requestParam } from '../params.ts'
+import { parseFlag, parseInteger, parseMaxWidth, requestParam } from '../params.ts'
 import { fail } from '../../errors.ts'
 import {
   ArchiveModel,
@@ -33,7 +33,6 @@ import {
 } from '../../domain/archives/pages.ts'
 import { deleteArchive, deleteArchives, deletePatch } from '../../domain/archives/remove.ts'
 import { renameArchive } from '../../domain/archives/rename.ts'
-import { clampWidth } from '../../domain/archives/page-resize.ts'
 import { discardStagedUpload, stageUpload } from '../../domain/archives/stage.ts'
 import { ingestStaged } from '../../domain/archives/upload.ts'
 import { getThumbnail, queuePageThumbnails, setCover } from '../../domain/archives/thumbnails.ts'
@@ -290,13 +289,4 @@ function progressPage(raw: string, force: boolean): number {
   if (!/^\d{1,9}$/.test(raw) || (!force && Number(raw) < 1))
     throw fail.bad_request(INVALID_PROGRESS)
   return Number(raw)
-}
-
-/**
- * `max_width`: a width in px, brought within 64..4096 (page-resize.ts); absent, empty or an
- * unfilled `{maxWidth}` of the OPDS-PSE template means no limit.
- */
-function parseMaxWidth(value: string | undefined): number | null {
-  if (value === undefined || value === '' || value === '{maxWidth}') return null
-  return clampWidth(parseInteger(value, 'max_width', { min: 1 }))
 }

@@ -1,11 +1,11 @@
 // OPDS 1.2 catalog routes (docs/clients.md, "OPDS"): Atom XML feeds for e-readers and comic
-// apps, guest-scoped like the archive reads, and LANraragi's own OPDS reads (one archive's entry,
-// a PSE page). Until the search index is built the acquisition feeds answer a bare 204, as
-// /api/search does.
+// apps, guest-scoped like the archive reads, LANraragi's own OPDS reads (one archive's entry, a
+// PSE page), and the images and downloads the feeds link, typed as the feeds say. Until the
+// search index is built the acquisition feeds answer a bare 204, as /api/search does.
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
-import { parseInteger } from '../params.ts'
+import { parseFlag, parseInteger, parseMaxWidth } from '../params.ts'
 import { fail } from '../../errors.ts'
 import {
   ACQUISITION_TYPE,
@@ -21,15 +21,22 @@ import {
   searchRequest,
   type AcquisitionRequest,
 } from '../../domain/opds/feeds.ts'
-import { ENTRY_TYPE, entryDocument } from '../../domain/opds/entry.ts'
+import { ENTRY_TYPE, entryDocument, readerMimeType } from '../../domain/opds/entry.ts'
+import { opdsCover } from '../../domain/opds/images.ts'
 import { requireArchive } from '../../domain/archives/lookup.ts'
 import { pageEntry } from '../../domain/archives/pages.ts'
 import { isArchiveId } from '../../model/ids.ts'
-import { sendPage } from '../page-response.ts'
+import { sendArchiveFile } from '../archive-download.ts'
+import { sendOpdsCover, sendOpdsPage } from '../opds-images.ts'
 
 type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
 
 const pageQuery = t.Object({ page: t.Optional(t.String()) })
+const pseQuery = t.Object({
+  page: t.Optional(t.String()),
+  zero_based: t.Optional(t.String()),
+  max_width: t.Optional(t.String()),
+})
 const rootQuery = t.Object({ category: t.Optional(t.String()), page: t.Optional(t.String()) })
 const searchQuery = t.Object({ q: t.Optional(t.String()), page: t.Optional(t.String()) })
 
@@ -101,14 +108,33 @@ export const opdsRoutes = (deps: Deps) => {
     .get(
       '/api/opds/:list/pse',
       async ({ params, query, request, guestScoped }) => {
-        // LANraragi's OPDS-PSE page read: `page` from 1 (0, none or past the end is page 1).
+        // LANraragi's OPDS-PSE page read: `page` from 1 (0, none or past the end is page 1); the
+        // feeds' PSE links number from 0 (zero_based=true), as PSE does. Sent as JPEG.
         const row = requireArchive(deps, params.list, guestScoped)
-        const page = parseInteger(query.page, 'page', { fallback: 1 })
-        const index = page >= 1 && page <= row.pagecount ? page - 1 : 0
+        const zeroBased = parseFlag(query.zero_based, 'zero_based')
+        const page = parseInteger(query.page, 'page', { fallback: zeroBased ? 0 : 1 })
+        const first = zeroBased ? 0 : 1
+        const index = page >= first && page < first + row.pagecount ? page - first : 0
         const entry = await pageEntry(deps, row, { index })
-        return sendPage(deps, row, entry, request.headers.get('if-none-match'), null)
+        const maxWidth = parseMaxWidth(query.max_width)
+        return sendOpdsPage(deps, row, entry, request.headers.get('if-none-match'), maxWidth)
       },
-      { params: t.Object({ list: t.String() }), query: pageQuery },
+      { params: t.Object({ list: t.String() }), query: pseQuery },
+    )
+    .get(
+      '/api/opds/:list/thumbnail',
+      async ({ params, set, request, guestScoped }) => {
+        const row = requireArchive(deps, params.list, guestScoped)
+        return sendOpdsCover(await opdsCover(deps, row), set, request)
+      },
+      { params: t.Object({ list: t.String() }) },
+    )
+    .get(
+      '/api/opds/:list/download',
+      ({ params, guestScoped }) =>
+        // The archive under the comic-book type the entry announced (readers know those).
+        sendArchiveFile(deps, requireArchive(deps, params.list, guestScoped), readerMimeType),
+      { params: t.Object({ list: t.String() }) },
     )
     .get(
       '/api/opds/:list',
