@@ -156,4 +156,17 @@ describe('POST /api/database/scripts/repair-mojibake', () => {
     expect(found.body.data.map((a: Wire) => a.arcid)).toEqual([ids.Loose])
     expect((await post('repair-mojibake')).body).toMatchObject({ archives: 0, categories: 0 })
   })
+
+  it('repairs tag by tag: a genuine accented tag does not keep a damaged one beside it', async () => {
+    const put = await app.req(
+      `/api/archives/${ids.Only}/metadata?${new URLSearchParams({
+        tags: 'artist:café, series:NaÃ¯ve',
+      })}`,
+      { method: 'PUT', cookie },
+    )
+    expect(put.status).toBe(200)
+    expect((await post('repair-mojibake')).body).toMatchObject({ archives: 1 })
+    const meta = (await app.json(`/api/archives/${ids.Only}/metadata`, { cookie })).body
+    expect(meta.tags).toContain('artist:café, series:Naïve')
+  })
 })

@@ -13,6 +13,7 @@ import type { Write } from '../commit.ts'
 import { patchArchive, type ArchivePatch } from '../archives/save.ts'
 import { addMember, insertCategoryRow, patchCategory } from '../collections/category-save.ts'
 import { insertTankoubonRow, patchTankoubon } from '../collections/tank-save.ts'
+import { repairTagsWith } from './mojibake.ts'
 import type {
   BackupArchive,
   BackupCategory,
@@ -74,7 +75,7 @@ function archivePatch(
 ): ArchivePatch | null {
   const clean = options.clean ?? ((text: string) => text)
   const title = clean(record.title).trim()
-  const tags = normalizeTags(clean(record.tags))
+  const tags = normalizeTags(repairTagsWith(record.tags, clean))
   const summary = clean(record.summary ?? '')
   const mode = options.mode === 'skip' && isUntouched(row) ? 'overwrite' : options.mode
   if (mode === 'skip') return null
@@ -206,7 +207,7 @@ function applyTankoubon(
   const members = mapMembers(w, tank.archives, local, counts)
   const name = clean(tank.name).trim() || tank.tankid
   const summary = clean(tank.summary ?? '')
-  const tags = normalizeTags(clean(tank.tags ?? ''))
+  const tags = normalizeTags(repairTagsWith(tank.tags ?? '', clean))
   const existing = findTankoubon(w.db, tank.tankid)
   if (!existing) {
     insertTankoubonRow(w, { id: tank.tankid, name, summary, tags, createdAt: now() })

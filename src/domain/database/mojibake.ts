@@ -46,3 +46,14 @@ export function repairMojibake(text: string): string {
   }
   return out
 }
+
+/**
+ * A tag list repaired tag by tag: one genuine Latin-1 tag ("café") must not keep a damaged one
+ * beside it ("CafÃ©") from its repair, as a repair of the whole string would.
+ */
+export function repairTagsWith(tags: string, repair: (text: string) => string): string {
+  return tags
+    .split(',')
+    .map((tag) => repair(tag))
+    .join(',')
+}

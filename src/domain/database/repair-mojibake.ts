@@ -9,7 +9,7 @@ import { commit } from '../commit.ts'
 import { patchArchive } from '../archives/save.ts'
 import { patchCategory } from '../collections/category-save.ts'
 import { patchTankoubon } from '../collections/tank-save.ts'
-import { repairMojibake } from './mojibake.ts'
+import { repairMojibake, repairTagsWith } from './mojibake.ts'
 
 export type MojibakeRepair = { archives: number; categories: number; tankoubons: number }
 
@@ -21,7 +21,8 @@ function repaired<K extends string>(
   const patch: Partial<Record<K, string>> = {}
   let any = false
   for (const key of keys) {
-    const fixed = repairMojibake(row[key])
+    const fixed =
+      key === 'tags' ? repairTagsWith(row[key], repairMojibake) : repairMojibake(row[key])
     if (fixed !== row[key]) {
       patch[key] = fixed
       any = true
