@@ -9,6 +9,11 @@ type PluginParameter = {
   type: 'string' | 'int' | 'bool'
   desc: string
   default_value?: string | number | boolean
+  /**
+   * A password, cookie or key: the server never answers its saved value (only whether one is
+   * set), and the plugins page shows a password field. `ctx.args[name]` still holds it.
+   */
+  secret?: boolean
 }
 
 type PluginType = 'metadata' | 'login' | 'download' | 'script'

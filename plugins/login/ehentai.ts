@@ -9,9 +9,10 @@ export function pluginInfo(): PluginInfo {
     version: '1.0',
     type: 'login',
     parameters: [
-      { name: 'ipb_member_id', type: 'string', desc: 'ipb_member_id cookie' },
-      { name: 'ipb_pass_hash', type: 'string', desc: 'ipb_pass_hash cookie' },
-      { name: 'star', type: 'string', desc: 'star cookie (optional)' },
+      // Cookies of a logged-in account: write-only over the API.
+      { name: 'ipb_member_id', type: 'string', desc: 'ipb_member_id cookie', secret: true },
+      { name: 'ipb_pass_hash', type: 'string', desc: 'ipb_pass_hash cookie', secret: true },
+      { name: 'star', type: 'string', desc: 'star cookie (optional)', secret: true },
     ],
   }
 }

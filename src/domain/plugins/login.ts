@@ -3,7 +3,7 @@
 import type { Deps } from '../../deps.ts'
 import { AppError, fail } from '../../errors.ts'
 import type { LoginSession } from '../../plugins/manifest.ts'
-import { runPlugin } from './run.ts'
+import { pluginDataOf, runPluginRaw } from './run.ts'
 import { pluginArgs, requirePlugin } from './settings.ts'
 
 /** A site's session usually outlives this; logging in again now and then picks up a new one. */
@@ -43,7 +43,9 @@ export async function loginSession(deps: Deps, namespace: string): Promise<Login
   const now = Date.now()
   const hit = kept.get(key)
   if (hit && hit.until > now) return hit.session
-  const session = runPlugin(deps, plugin, undefined, null).then(({ data }) => toSession(data))
+  const session = runPluginRaw(deps, plugin, undefined, null).then((result) =>
+    toSession(pluginDataOf(result)),
+  )
   const entry = { until: now + LOGIN_SESSION_TTL_MS, session }
   kept.set(key, entry)
   try {

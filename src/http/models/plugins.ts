@@ -61,10 +61,11 @@ export function runParams(body: RunBody | null, query: RunQuery): RunQuery {
 /**
  * A parameter as LANraragi lists it: every field a string (its plugins declare strings, and its
  * clients read a parameter as a map of strings), so a `default_value` that is not one is sent as
- * its JSON text (`false` -> "false"). The settings keep the typed value.
+ * its JSON text (`false` -> "false"), and a secret parameter has `secret: "true"`. The settings
+ * keep the typed value.
  */
 function toWireParameter(param: PluginParameter) {
-  const { default_value, ...rest } = param
+  const { default_value, secret, ...rest } = param
   return {
     ...rest,
     desc: param.desc ?? '',
@@ -74,6 +75,7 @@ function toWireParameter(param: PluginParameter) {
           default_value:
             typeof default_value === 'string' ? default_value : JSON.stringify(default_value),
         }),
+    ...(secret ? { secret: 'true' } : {}),
   }
 }
 

@@ -5,6 +5,8 @@ export type PluginParameter = {
   type: 'string' | 'int' | 'bool' | string
   desc?: string
   default_value?: unknown
+  /** "true" on a write-only parameter (a password, cookie or key). */
+  secret?: string
 }
 
 export type Plugin = {
@@ -23,7 +25,8 @@ export type Plugin = {
   priority: number
 }
 
-export type PluginSettings = { customargs: unknown[]; enabled: boolean }
+/** `secret_set`: per parameter, a secret one holds a value (plugins with secrets only). */
+export type PluginSettings = { customargs: unknown[]; enabled: boolean; secret_set?: boolean[] }
 
 export type DomainRule = { pattern: string; max_concurrency?: number; bytes_per_sec?: number }
 
