@@ -57,10 +57,14 @@ export type PluginParameter = Static<typeof ParameterSchema>
 /** A parameter whose saved value no answer carries (`secret: true` in the manifest). */
 export const isSecretParameter = (param: PluginParameter): boolean => param.secret === true
 
-/** What a login plugin answered, attached to the fetches of the plugins naming it in `login_from`. */
+/**
+ * What a login plugin answered, attached to the fetches of the plugins naming it in `login_from`,
+ * and only to the hosts the login plugin itself declares (its manifest `hosts`).
+ */
 export type LoginSession = {
   cookies: { name: string; value: string; domain?: string }[]
   headers: Record<string, string>
+  hosts: string[]
 }
 
 /**

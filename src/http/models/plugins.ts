@@ -2,7 +2,7 @@
 // query of a run.
 import { t } from 'elysia'
 import { MAX_EXPORT_NAMESPACES } from '../../domain/plugins/export.ts'
-import type { InstalledPlugin } from '../../domain/plugins/settings.ts'
+import type { ListedPlugin } from '../../domain/plugins/listing.ts'
 import { pluginIcon } from '../../plugins/icons.ts'
 import type { PluginParameter } from '../../plugins/manifest.ts'
 import { ParamText, bodyParam } from '../params.ts'
@@ -79,8 +79,12 @@ function toWireParameter(param: PluginParameter) {
   }
 }
 
-/** PluginInfo; `registry` stays null until registry-managed plugins exist. */
-export function toWirePlugin(plugin: InstalledPlugin) {
+/**
+ * PluginInfo; `registry` stays null until registry-managed plugins exist. Beside LANraragi's
+ * fields: `hosts` (the only hosts its fetch reaches; a login plugin's session goes only there),
+ * `login_from_installed` and `used_by` (which plugins ride a login plugin's session).
+ */
+export function toWirePlugin(plugin: ListedPlugin) {
   const { info } = plugin
   return {
     name: info.name,
@@ -94,6 +98,9 @@ export function toWirePlugin(plugin: InstalledPlugin) {
     registry: null,
     sha256: plugin.sha256,
     login_from: info.login_from ?? null,
+    login_from_installed: plugin.loginInstalled,
+    used_by: plugin.usedBy,
+    hosts: info.hosts ?? [],
     oneshot_arg: info.oneshot_arg ?? null,
     url_regex: info.url_regex ?? null,
     parameters: (info.parameters ?? []).map(toWireParameter),

@@ -19,6 +19,12 @@ export type Plugin = {
   icon: string
   origin: string
   login_from: string | null
+  /** Whether `login_from` names an installed login plugin; null when none is followed. */
+  login_from_installed?: boolean | null
+  /** A login plugin: the plugins whose `login_from` names it. */
+  used_by?: string[]
+  /** The only hosts its fetch reaches (and, for a login plugin, where its session goes). */
+  hosts?: string[]
   oneshot_arg: string | null
   url_regex: string | null
   parameters: PluginParameter[]
