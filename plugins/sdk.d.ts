@@ -69,6 +69,8 @@ type LibraryCategory = {
   search: string
   /** Members of a static category. */
   archives: string[]
+  /** Favorites (the bookmark button's category): scripts may not add to it or delete it. */
+  protected: boolean
 }
 
 /**
@@ -93,6 +95,8 @@ type PluginLibrary = {
   addToCategory(categoryId: string, archiveIds: string[]): Promise<number>
   /** Deletes a category (never an archive). */
   deleteCategory(categoryId: string): Promise<true>
+  // Writes per run: at most 200 categories created, 200 deleted and 100,000 archive ids added;
+  // past that a call rejects with the quota's name. A `protected` category is refused.
 }
 
 /** What every hook gets. */
