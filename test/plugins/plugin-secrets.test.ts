@@ -24,6 +24,14 @@ const PLUGINS: Record<string, string> = {
     export function execLogin(ctx) {
       return { cookies: [{ name: 'auth', value: ctx.args.user + ':' + ctx.args.password }] }
     }`,
+  'login/leaky.ts': `export function pluginInfo() {
+      return { name: 'Leaky login', version: '1', type: 'login', hosts: ['127.0.0.1'],
+        parameters: [{ name: 'password', type: 'string', desc: 'password', secret: true }] }
+    }
+    export function execLogin(ctx) {
+      if (ctx.oneshot === 'answer') return { error: 'wrong password ' + ctx.args.password }
+      throw new Error('refused for ' + ctx.args.password)
+    }`,
   'metadata/member.ts': `export function pluginInfo() {
       return { name: 'Member', version: '1', type: 'metadata', hosts: ['127.0.0.1'],
         login_from: '${LOGIN}' }
@@ -165,5 +173,29 @@ describe("a plugin's settings are the administrator's", () => {
       expect([path, res.status]).toEqual([path, 200])
       expect([path, (await res.text()).includes(SECRET)]).toEqual([path, false])
     }
+  })
+
+  it('mask a secret in the message of a run that fails, wherever it is reported', async () => {
+    await put('/api/plugins/settings?namespace=custom/login/leaky', [SECRET])
+    const thrown = await app.json('/api/plugins/use?plugin=custom/login/leaky', {
+      method: 'POST',
+      cookie,
+    })
+    expect(thrown.body).toMatchObject({ success: 0 })
+    expect(thrown.body.error).toEndWith('Error: refused for ***')
+    const answered = await app.json('/api/plugins/use?plugin=custom/login/leaky&arg=answer', {
+      method: 'POST',
+      cookie,
+    })
+    expect(answered.body).toMatchObject({ success: 0, error: 'wrong password ***' })
+    const queued = await app.json('/api/plugins/queue?plugin=custom/login/leaky', {
+      method: 'POST',
+      cookie,
+    })
+    await app.deps.jobs.waitFor(queued.body.job).catch(() => {})
+    const jobs = await app.req('/api/jobs', { token: guest })
+    const text = await jobs.text()
+    expect(text).toContain('refused for ***')
+    expect(text).not.toContain(SECRET)
   })
 })

@@ -13,6 +13,7 @@ import {
 } from '../../plugins/manifest.ts'
 import { toAbsolutePath } from '../archives/files.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { maskSecrets, secretValuesOf } from '../../plugins/mask-secrets.ts'
 import { libraryGrant } from './library-grant.ts'
 import { loginSession } from './login.ts'
 import { joinTags, tagsMissingFrom } from '../../model/tags.ts'
@@ -63,6 +64,8 @@ export type PreparedPlugin = {
   args: Record<string, unknown>
   limits: { wallMs: number; memoryMb: number }
   login?: LoginSession
+  /** Values of its secret arguments, masked in what its runs report (mask-secrets.ts). */
+  secrets: string[]
 }
 
 export async function preparePlugin(deps: Deps, plugin: InstalledPlugin): Promise<PreparedPlugin> {
@@ -76,10 +79,12 @@ export async function preparePlugin(deps: Deps, plugin: InstalledPlugin): Promis
     .catch(() => {
       throw fail.bad_request(`Plugin ${plugin.namespace} cannot be read: its file is gone.`)
     })
+  const args = await pluginArgs(deps, plugin)
   return {
     plugin,
     source,
-    args: await pluginArgs(deps, plugin),
+    args,
+    secrets: secretValuesOf(plugin.info.parameters ?? [], args),
     limits: {
       wallMs: pluginTimeoutMs(deps, plugin.namespace),
       memoryMb: deps.settings.get('plugin_memory_mb'),
@@ -116,6 +121,13 @@ function tagOf(
     ...(login ? { login } : {}),
     ...(plugin.type === 'script' ? { library: libraryGrant(deps) } : {}),
   }
+}
+
+/** A run's result with its `{error}` message masked (the answer's error becomes the run's). */
+function maskedResult(result: unknown, secrets: readonly string[]): unknown {
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) return result
+  const { error } = result as { error?: unknown }
+  return typeof error === 'string' ? { ...result, error: maskSecrets(error, secrets) } : result
 }
 
 /** A plugin's answer as an object; an `{error}` answer is a 400 with its message. */
@@ -190,10 +202,11 @@ export async function runPluginRaw(
       limits: prepared.limits,
       tag: tagOf(deps, prepared, archive),
     })
-    return out.result
+    return maskedResult(out.result, prepared.secrets)
   } catch (err) {
     // A failing plugin is bad input to this request, as LANraragi answers it (400 Env).
-    if (err instanceof PluginRunError) throw fail.bad_request(err.message)
+    if (err instanceof PluginRunError)
+      throw fail.bad_request(maskSecrets(err.message, prepared.secrets))
     throw err
   }
 }
@@ -246,8 +259,11 @@ export async function runPluginBatch(
         let answer: BatchOutcome
         try {
           answer = outcome.ok
-            ? { ok: true, answer: answerOf(plugin, outcome.result, archive) }
-            : { ok: false, error: outcome.error }
+            ? {
+                ok: true,
+                answer: answerOf(plugin, maskedResult(outcome.result, prepared.secrets), archive),
+              }
+            : { ok: false, error: maskSecrets(outcome.error, prepared.secrets) }
         } catch (err) {
           answer = { ok: false, error: err instanceof Error ? err.message : String(err) }
         }
@@ -255,7 +271,8 @@ export async function runPluginBatch(
       },
     )
   } catch (err) {
-    if (err instanceof PluginRunError) throw fail.bad_request(err.message)
+    if (err instanceof PluginRunError)
+      throw fail.bad_request(maskSecrets(err.message, prepared.secrets))
     throw err
   }
 }
