@@ -164,14 +164,27 @@ describe('plugins page', () => {
         secret_set: [false, true, false],
       })
       // Saved, the field is empty again and says set; saving untouched keeps the secret.
-      expect(await hash.inputValue()).toBe('')
       await card.getByText('(set)').waitFor()
+      expect(await hash.inputValue()).toBe('')
+      // Another change saved with the secret untouched keeps it. (The first toast fades first,
+      // so the one awaited is this save's, shown once the form has its answer.)
+      const toast = ui.page.getByText('Saved the settings of E-Hentai.')
+      await toast.waitFor({ state: 'detached' })
+      await card.getByLabel('Enabled').check()
       await card.getByRole('button', { name: 'Save settings' }).click()
-      await ui.page.getByText('Saved the settings of E-Hentai.').nth(1).waitFor()
-      expect((await app.json<Wire>(path, { cookie })).body.secret_set).toEqual([false, true, false])
+      await toast.waitFor()
+      expect((await app.json<Wire>(path, { cookie })).body).toMatchObject({
+        enabled: true,
+        secret_set: [false, true, false],
+      })
       await card.getByRole('button', { name: 'Clear' }).click()
       await card.getByRole('button', { name: 'Save settings' }).click()
-      await card.getByText('(set)').waitFor({ state: 'detached' })
+      // Cleared says so at once; the save's answer then says not set.
+      await card.getByText('(cleared on save)').waitFor({ state: 'detached' })
+      await card
+        .locator('label', { hasText: 'ipb_pass_hash cookie' })
+        .getByText('(not set)')
+        .waitFor()
       expect((await app.json<Wire>(path, { cookie })).body.secret_set).toEqual([
         false,
         false,
