@@ -9,6 +9,11 @@ type PluginParameter = {
   type: 'string' | 'int' | 'bool'
   desc: string
   default_value?: string | number | boolean
+  /**
+   * A password, cookie or key: the server never answers its saved value (only whether one is
+   * set), and the plugins page shows a password field. `ctx.args[name]` still holds it.
+   */
+  secret?: boolean
 }
 
 type PluginType = 'metadata' | 'login' | 'download' | 'script'
@@ -64,6 +69,8 @@ type LibraryCategory = {
   search: string
   /** Members of a static category. */
   archives: string[]
+  /** Favorites (the bookmark button's category): scripts may not add to it or delete it. */
+  protected: boolean
 }
 
 /**
@@ -88,6 +95,8 @@ type PluginLibrary = {
   addToCategory(categoryId: string, archiveIds: string[]): Promise<number>
   /** Deletes a category (never an archive). */
   deleteCategory(categoryId: string): Promise<true>
+  // Writes per run: at most 200 categories created, 200 deleted and 100,000 archive ids added;
+  // past that a call rejects with the quota's name. A `protected` category is refused.
 }
 
 /** What every hook gets. */

@@ -2,6 +2,7 @@
 import { resolve, join } from 'node:path'
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { parseAllowEntry } from './net/address-guard.ts'
 
 export const ConfigSchema = Type.Object({
   /** TCP port to listen on; default 3000, 0 picks a free port (tests). */
@@ -20,7 +21,10 @@ export const ConfigSchema = Type.Object({
   llmModel: Type.Optional(Type.String()),
   /** One language-model attempt's time budget in ms (a local model on a CPU may need more). */
   llmTimeoutMs: Type.Integer({ minimum: 100, maximum: 3_600_000 }),
-  /** Host names (exact or `*.domain`), IPs or CIDRs outbound fetch may reach although private. */
+  /**
+   * Host names (exact or `*.domain`), IPs or CIDRs outbound fetch may reach although private,
+   * each on every port or, written `host:port` / `[v6]:port`, on that port only.
+   */
   fetchAllowPrivate: Type.Array(Type.String()),
   /** Log threshold; default warn (quiet). */
   logLevel: Type.Union([
@@ -77,7 +81,8 @@ Every flag mirrors an environment variable; flags win.
   --llm-api-key KEY        TANKOBUN_LLM_API_KEY
   --llm-model NAME         TANKOBUN_LLM_MODEL
   --llm-timeout-ms N       TANKOBUN_LLM_TIMEOUT_MS    one model call's budget, default 60000
-  --fetch-allow-private H  TANKOBUN_FETCH_ALLOW_PRIVATE (comma-separated hosts, IPs, CIDRs)
+  --fetch-allow-private H  TANKOBUN_FETCH_ALLOW_PRIVATE (comma-separated hosts, IPs, CIDRs, each
+                           maybe with :port; a bare host opens all its ports)
   --log-level LEVEL        TANKOBUN_LOG_LEVEL         debug|info|warn|error|silent, default warn
   --watch true|false       TANKOBUN_WATCH             default true
   --favorites-category true|false
@@ -157,6 +162,13 @@ export function loadConfig(
     )
   }
   const checked = candidate as Static<typeof ConfigSchema>
+  for (const entry of checked.fetchAllowPrivate) {
+    const parsed = parseAllowEntry(entry)
+    if (!parsed.ok)
+      throw new ConfigError(
+        `invalid setting ${ENV_OF.fetchAllowPrivate} (${flagName('fetchAllowPrivate')}): ${parsed.reason}`,
+      )
+  }
   return {
     ...checked,
     dbPath: join(checked.dataDir, 'db.sqlite'),

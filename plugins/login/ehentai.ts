@@ -8,10 +8,13 @@ export function pluginInfo(): PluginInfo {
     description: 'Logs in to E-Hentai and ExHentai with the cookies of a logged-in browser.',
     version: '1.0',
     type: 'login',
+    // The session goes to these hosts only, whichever plugin names this one in login_from.
+    hosts: ['e-hentai.org', '*.e-hentai.org', 'exhentai.org', '*.exhentai.org'],
     parameters: [
-      { name: 'ipb_member_id', type: 'string', desc: 'ipb_member_id cookie' },
-      { name: 'ipb_pass_hash', type: 'string', desc: 'ipb_pass_hash cookie' },
-      { name: 'star', type: 'string', desc: 'star cookie (optional)' },
+      // Cookies of a logged-in account: write-only over the API.
+      { name: 'ipb_member_id', type: 'string', desc: 'ipb_member_id cookie', secret: true },
+      { name: 'ipb_pass_hash', type: 'string', desc: 'ipb_pass_hash cookie', secret: true },
+      { name: 'star', type: 'string', desc: 'star cookie (optional)', secret: true },
     ],
   }
 }

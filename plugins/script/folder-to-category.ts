@@ -29,8 +29,9 @@ export async function runScript(ctx: PluginContext): Promise<ScriptResult | Plug
   let categories = await library.categories()
   if (ctx.args.delete_old === true || ctx.args.delete_old === 1 || ctx.args.delete_old === '1') {
     for (const category of categories)
-      if (category.search === '') await library.deleteCategory(category.id)
-    categories = categories.filter((category) => category.search !== '')
+      if (category.search === '' && !category.protected) await library.deleteCategory(category.id)
+    // Favorites (protected) stays: it is the user's own, not a folder's.
+    categories = categories.filter((category) => category.search !== '' || category.protected)
   }
 
   // Archives by the name of the folder they sit in (its last part, as LANraragi names them).
@@ -53,7 +54,7 @@ export async function runScript(ctx: PluginContext): Promise<ScriptResult | Plug
   const updated: string[] = []
   let added = 0
   for (const [name, ids] of byFolder) {
-    const existing = categories.find((c) => c.search === '' && c.name === name)
+    const existing = categories.find((c) => c.search === '' && !c.protected && c.name === name)
     const id = existing?.id ?? (await library.createCategory(name))
     ;(existing ? updated : created).push(id)
     for (let i = 0; i < ids.length; i += 10_000)

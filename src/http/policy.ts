@@ -158,7 +158,9 @@ export const POLICY: Record<string, RoutePolicy> = {
 
   // plugins
   'GET /api/plugins/:type': { op: 'list_plugins', access: 'any' },
-  'GET /api/plugins/settings': { op: 'get_plugin_settings', access: 'any' },
+  // The spec's dash, narrowed on purpose: saved arguments are the administrator's (site logins,
+  // API keys); docs/auth.md, "Deliberate differences".
+  'GET /api/plugins/settings': { op: 'get_plugin_settings', access: 'admin' },
   'PUT /api/plugins/settings': { op: 'update_plugin_settings', access: 'admin' },
   'GET /api/plugins/options': { op: 'get_plugin_options', access: 'admin' },
   'PUT /api/plugins/options': { op: 'update_plugin_options', access: 'admin' },

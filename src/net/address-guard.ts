@@ -10,8 +10,12 @@ export type Resolver = (host: string) => Promise<{ address: string; family: numb
 export type CheckedTarget = { host: string; address: string; family: 4 | 6 }
 
 export type AddressGuard = {
-  /** Resolves `host` (a URL hostname, IPv6 in brackets or not) and returns the address to use. */
-  check(host: string, signal?: AbortSignal): Promise<CheckedTarget>
+  /**
+   * Resolves `host` (a URL hostname, IPv6 in brackets or not) and returns the address to use.
+   * `port` is the one the request connects to: an allow-list entry with a port opens that port
+   * only (without `port`, such an entry never matches).
+   */
+  check(host: string, signal?: AbortSignal, port?: number): Promise<CheckedTarget>
 }
 
 type Cidr = { bytes: number[]; prefix: number; reason: string }
@@ -147,23 +151,69 @@ export function hostMatches(pattern: string, host: string): boolean {
   return p === h
 }
 
-type AllowList = { hosts: string[]; ranges: Cidr[] }
+/** An allow-list entry: a host pattern or an address range, and the one port it opens (or all). */
+export type AllowEntry =
+  { kind: 'host'; pattern: string; port?: number } | { kind: 'range'; range: Cidr; port?: number }
 
+/**
+ * One `fetchAllowPrivate` entry: `nas.lan`, `*.lan`, `192.168.1.20`, `10.0.0.0/8`, `::1`, each
+ * optionally with a port (`127.0.0.1:8080`, `nas.lan:8080`, `[::1]:8080`, `10.0.0.0/8:8080`);
+ * or why it is not one. A bare IPv6 address has no port: bracket it to give one.
+ */
+export function parseAllowEntry(
+  raw: string,
+): { ok: true; entry: AllowEntry } | { ok: false; reason: string } {
+  const text = raw.trim()
+  let target = text
+  let portText: string | undefined
+  const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(text)
+  if (bracketed) [, target = '', portText] = bracketed
+  else if (text.indexOf(':') > 0 && text.indexOf(':') === text.lastIndexOf(':'))
+    [target, portText] = [text.slice(0, text.indexOf(':')), text.slice(text.indexOf(':') + 1)]
+  let port: number | undefined
+  if (portText !== undefined) {
+    port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN
+    if (!(port >= 1 && port <= 65535))
+      return { ok: false, reason: `${text}: the port must be a number from 1 to 65535` }
+  }
+  const at = port === undefined ? {} : { port }
+  const [ip, prefix] = target.split('/') as [string, string | undefined]
+  const bytes = ipBytes(ip)
+  if (!bytes) {
+    if (!target || target.includes('/') || target.includes('['))
+      return { ok: false, reason: `${text}: not a host name, IP address or CIDR range` }
+    return { ok: true, entry: { kind: 'host', pattern: target, ...at } }
+  }
+  const bits = prefix === undefined ? bytes.length * 8 : Number(prefix)
+  if (!/^\d{1,3}$/.test(prefix ?? '0') || bits > bytes.length * 8)
+    return { ok: false, reason: `${text}: the range's prefix must be 0 to ${bytes.length * 8}` }
+  return {
+    ok: true,
+    entry: { kind: 'range', range: { bytes, prefix: bits, reason: 'allowed' }, ...at },
+  }
+}
+
+type AllowList = {
+  hosts: Extract<AllowEntry, { kind: 'host' }>[]
+  ranges: Extract<AllowEntry, { kind: 'range' }>[]
+}
+
+/** Bad entries are refused at start (config.ts); any left here are skipped. */
 function parseAllowList(entries: readonly string[]): AllowList {
   const list: AllowList = { hosts: [], ranges: [] }
   for (const raw of entries) {
-    const entry = raw.trim()
-    if (!entry) continue
-    const [ip, prefix] = entry.split('/') as [string, string | undefined]
-    const bytes = ipBytes(ip)
-    if (bytes) {
-      const bits = prefix === undefined ? bytes.length * 8 : Number(prefix)
-      if (Number.isInteger(bits) && bits >= 0 && bits <= bytes.length * 8)
-        list.ranges.push({ bytes, prefix: bits, reason: 'allowed' })
-    } else list.hosts.push(entry)
+    if (!raw.trim()) continue
+    const parsed = parseAllowEntry(raw)
+    if (!parsed.ok) continue
+    if (parsed.entry.kind === 'host') list.hosts.push(parsed.entry)
+    else list.ranges.push(parsed.entry)
   }
   return list
 }
+
+/** An entry without a port opens every port; one with a port, that port only. */
+const portOpens = (entry: { port?: number }, port: number | undefined) =>
+  entry.port === undefined || entry.port === port
 
 /** An IPv4-mapped IPv6 address is its IPv4 address, for allow-list ranges written in IPv4. */
 function comparable(bytes: number[]): number[] {
@@ -189,7 +239,8 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promis
 /**
  * The guard for outbound requests. `allowPrivate` (config `fetchAllowPrivate`) lists host names
  * (exact or `*.domain`), IPs and CIDRs that may be reached although private: a listed name lets
- * its every address through, a listed IP or CIDR lets those addresses through for any name.
+ * its every address through, a listed IP or CIDR lets those addresses through for any name; an
+ * entry with a port (`127.0.0.1:8080`) only for requests to that port.
  */
 export function createAddressGuard(opts: {
   allowPrivate: readonly string[]
@@ -198,9 +249,11 @@ export function createAddressGuard(opts: {
   const allow = parseAllowList(opts.allowPrivate)
   const resolve = opts.resolve ?? systemResolver
   return {
-    async check(rawHost, signal) {
+    async check(rawHost, signal, port) {
       const host = normalHost(rawHost)
-      const hostAllowed = allow.hosts.some((p) => hostMatches(p, host))
+      const hostAllowed = allow.hosts.some(
+        (entry) => hostMatches(entry.pattern, host) && portOpens(entry, port),
+      )
       if (!hostAllowed) {
         if (METADATA_HOSTS.has(host)) throw refuse(`fetch refused: ${host} is cloud metadata`, host)
         if (host === 'localhost' || host.endsWith('.localhost'))
@@ -229,7 +282,8 @@ export function createAddressGuard(opts: {
         const reason = blockedReason(address)
         if (!reason || hostAllowed) continue
         const bytes = comparable(ipBytes(address)!)
-        if (allow.ranges.some((r) => inRange(bytes, r))) continue
+        if (allow.ranges.some((entry) => inRange(bytes, entry.range) && portOpens(entry, port)))
+          continue
         const shown = literal ? host : `${host} (${address})`
         throw refuse(`fetch refused: ${shown} is a ${reason} address`, host)
       }

@@ -62,7 +62,7 @@ export type OutboundFetch = {
 
 export type OutboundConfig = {
   rules?: readonly DomainRule[]
-  /** Config `fetchAllowPrivate`: host names, IPs or CIDRs that may be private. */
+  /** Config `fetchAllowPrivate`: host names, IPs or CIDRs that may be private, each maybe with a port. */
   allowPrivate?: readonly string[]
   maxResponseBytes: number
   /** For the whole exchange: every hop, the waits for slots and bucket, and the body. */
@@ -92,6 +92,9 @@ function parseTarget(raw: string): URL {
     throw refused(`fetch refused: only http and https, not ${url.protocol}`, 'scheme')
   return url
 }
+
+/** The port a URL connects to (its scheme's default when it names none). */
+const portOf = (url: URL) => (url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80)
 
 function checkAllowed(url: URL, allowedHosts: readonly string[] | undefined): void {
   if (!allowedHosts) return
@@ -181,7 +184,7 @@ export function createOutboundFetch(config: OutboundConfig): OutboundFetch {
     headers.delete('host')
     for (let hop = 0; ; hop++) {
       checkAllowed(url, opts.allowedHosts)
-      const target = await guard.check(url.hostname, signal)
+      const target = await guard.check(url.hostname, signal, portOf(url))
       const lease = await limits.acquire(target.host, signal)
       try {
         // Connect to the address the guard passed, not to the name: a second lookup by fetch could

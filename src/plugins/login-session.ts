@@ -1,5 +1,7 @@
 // A login plugin's session on an outgoing plugin fetch: its cookies (those whose domain matches
-// the request's host) joined into the Cookie header, and its headers where the plugin set none.
+// the request's host) joined into the Cookie header, and its headers where the plugin set none,
+// only for the hosts the login plugin declares: a plugin naming it cannot carry them elsewhere.
+import { hostMatches } from '../net/address-guard.ts'
 import type { PluginFetchInit } from './host.ts'
 import type { LoginSession } from './manifest.ts'
 
@@ -22,6 +24,7 @@ export function withLoginSession(
     // The outbound client refuses the URL with its own reason.
     return init
   }
+  if (!session.hosts.some((pattern) => hostMatches(pattern, host))) return init
   const headers = [...(init.headers ?? [])]
   const has = (name: string) => headers.findIndex(([key]) => key.toLowerCase() === name)
   for (const [name, value] of Object.entries(session.headers))

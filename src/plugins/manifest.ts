@@ -24,6 +24,8 @@ const ParameterSchema = Type.Object(
     type: Str(50),
     desc: Type.Optional(Str(2000)),
     default_value: Type.Optional(Type.Unknown()),
+    /** A password, cookie or key: write-only over the API (its value is never answered). */
+    secret: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 )
@@ -52,10 +54,17 @@ const ManifestSchema = Type.Object(
 export type PluginManifest = Static<typeof ManifestSchema>
 export type PluginParameter = Static<typeof ParameterSchema>
 
-/** What a login plugin answered, attached to the fetches of the plugins naming it in `login_from`. */
+/** A parameter whose saved value no answer carries (`secret: true` in the manifest). */
+export const isSecretParameter = (param: PluginParameter): boolean => param.secret === true
+
+/**
+ * What a login plugin answered, attached to the fetches of the plugins naming it in `login_from`,
+ * and only to the hosts the login plugin itself declares (its manifest `hosts`).
+ */
 export type LoginSession = {
   cookies: { name: string; value: string; domain?: string }[]
   headers: Record<string, string>
+  hosts: string[]
 }
 
 /**

@@ -8,8 +8,10 @@ import type { Db } from '../db/client.ts'
 import {
   deletePluginsOtherThan,
   findPlugin,
+  listPluginRows,
   upsertPluginRegistration,
 } from '../db/repos/plugins.repo.ts'
+import { loginFromProblem } from './login-links.ts'
 import { createLogger } from '../log.ts'
 import type { SandboxHost } from './host.ts'
 import { checkManifest, PLUGIN_TYPES, type PluginManifest, type PluginRunTag } from './manifest.ts'
@@ -148,6 +150,23 @@ async function registerFile(
   })
 }
 
+/**
+ * A sideloaded (or built-in) plugin whose `login_from` names no installed login plugin stays
+ * registered, listed as unresolved, and its runs fail until that login plugin is installed.
+ */
+function warnUnresolvedLogins(db: Db): void {
+  const rows = new Map(listPluginRows(db).map((row) => [row.namespace, row]))
+  for (const row of rows.values()) {
+    const info = JSON.parse(row.info) as PluginManifest
+    const problem = loginFromProblem({ type: row.type, info }, (ns) => rows.get(ns))
+    if (problem)
+      log.warn('plugin names no installed login plugin: its runs fail until one is installed', {
+        namespace: row.namespace,
+        reason: problem,
+      })
+  }
+}
+
 export function createPluginRegistry(options: {
   db: Db
   sandbox: SandboxHost<PluginRunTag>
@@ -166,6 +185,7 @@ export function createPluginRegistry(options: {
       files.map((file) => file.namespace),
     )
     if (removed.length > 0) log.info('plugins removed: their files are gone', { removed })
+    warnUnresolvedLogins(options.db)
   }
 
   function refresh(): Promise<void> {

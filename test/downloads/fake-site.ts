@@ -43,7 +43,7 @@ export function execDownload(ctx) {
 /** A member cookie for 127.0.0.1, which the queue sends with the download plugin's resources. */
 const LOGIN = `
 export function pluginInfo() {
-  return { name: 'Fake login', author: 'tests', description: 'a member cookie', version: '1', type: 'login' }
+  return { name: 'Fake login', author: 'tests', description: 'a member cookie', version: '1', type: 'login', hosts: ['127.0.0.1'] }
 }
 export function execLogin() {
   return { cookies: [{ name: 'member', value: '42', domain: '127.0.0.1' }] }

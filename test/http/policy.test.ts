@@ -170,6 +170,15 @@ const SPEC_ACCESS: Record<string, Access | Access[]> = {
   'POST /api/shinobu/rescan': 'admin',
 }
 
+/**
+ * Routes whose access is narrower than the spec's on purpose, each with its reason written in
+ * docs/auth.md; the spec's column above stays as transcribed.
+ */
+const NARROWER_THAN_SPEC: Record<string, Access> = {
+  // A plugin's saved arguments hold site logins and keys (issue 25).
+  'GET /api/plugins/settings': 'admin',
+}
+
 const ACCESS_LEVELS: Access[] = ['open', 'admin', 'session', 'any', 'progress']
 const normalize = (key: string) => key.replace(/:[^/]+/g, ':_')
 
@@ -200,7 +209,7 @@ describe('policy table', async () => {
   it("matches the spec's Access column for every route the spec states", () => {
     const mismatches: string[] = []
     for (const [key, policy] of Object.entries(POLICY)) {
-      const stated = SPEC_ACCESS[normalize(key)]
+      const stated = NARROWER_THAN_SPEC[normalize(key)] ?? SPEC_ACCESS[normalize(key)]
       if (stated === undefined) continue
       const allowed = Array.isArray(stated) ? stated : [stated]
       if (!allowed.includes(policy.access)) {
@@ -216,6 +225,12 @@ describe('policy table', async () => {
       .map(([key]) => key)
       .sort()
     expect(openWrites).toEqual(['POST /api/login', 'POST /api/logout', 'POST /api/token/refresh'])
+  })
+
+  it('documents every route narrower than the spec in docs/auth.md', async () => {
+    const auth = await Bun.file(new URL('../../docs/auth.md', import.meta.url)).text()
+    const undocumented = Object.keys(NARROWER_THAN_SPEC).filter((key) => !auth.includes(key))
+    expect(undocumented).toEqual([])
   })
 
   it('never lets nofun_mode or guest mode open a write: no write route is a dash route', () => {

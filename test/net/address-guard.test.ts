@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'bun:test'
 import { AppError } from '../../src/errors.ts'
-import { blockedReason, createAddressGuard, ipBytes } from '../../src/net/address-guard.ts'
+import {
+  blockedReason,
+  createAddressGuard,
+  ipBytes,
+  parseAllowEntry,
+} from '../../src/net/address-guard.ts'
 
 // Names resolve through this map only: the tests never ask a real resolver.
 const resolver = (map: Record<string, string[]>) => async (host: string) => {
@@ -127,5 +132,47 @@ describe('createAddressGuard', () => {
     expect((await open.check('[::1]')).family).toBe(6)
     expect((await refusal(open.check('127.0.0.1'))).code).toBe('forbidden')
     expect((await refusal(open.check('lan.test'))).code).toBe('bad_request')
+  })
+
+  it('opens only the port of an entry that names one (host:port, [v6]:port, cidr:port)', async () => {
+    const open = createAddressGuard({
+      allowPrivate: ['127.0.0.1:8080', '[::1]:9090', 'nas.test:5000', '10.0.0.0/8:443', '::2'],
+      resolve: resolver({ 'nas.test': ['192.168.1.5'] }),
+    })
+    expect((await open.check('127.0.0.1', undefined, 8080)).address).toBe('127.0.0.1')
+    expect((await open.check('[::1]', undefined, 9090)).family).toBe(6)
+    expect((await open.check('nas.test', undefined, 5000)).address).toBe('192.168.1.5')
+    expect((await open.check('10.2.3.4', undefined, 443)).address).toBe('10.2.3.4')
+    // A bare IPv6 address has no port: every port of ::2 is open.
+    expect((await open.check('::2', undefined, 1)).family).toBe(6)
+    for (const [host, port] of [
+      ['127.0.0.1', 3000],
+      ['127.0.0.1', undefined],
+      ['::1', 8080],
+      ['nas.test', 80],
+      ['10.2.3.4', 80],
+    ] as const) {
+      const err = await refusal(open.check(host, undefined, port))
+      expect([host, port, err.extra?.reason]).toEqual([host, port, 'private_address'])
+    }
+  })
+})
+
+describe('parseAllowEntry', () => {
+  it('reads hosts, IPs and ranges with or without a port, and names a bad one', () => {
+    const port = (text: string) => {
+      const parsed = parseAllowEntry(text)
+      return parsed.ok ? (parsed.entry.port ?? 'any') : parsed.reason
+    }
+    expect(port('127.0.0.1')).toBe('any')
+    expect(port('127.0.0.1:8080')).toBe(8080)
+    expect(port('[::1]:8080')).toBe(8080)
+    expect(port('[::1]')).toBe('any')
+    expect(port('::1')).toBe('any')
+    expect(port('*.lan:80')).toBe(80)
+    expect(port('127.0.0.1:0')).toContain('the port must be a number from 1 to 65535')
+    expect(port('127.0.0.1:99999')).toContain('the port must be a number from 1 to 65535')
+    expect(port('[::1]:')).toContain('the port must be')
+    expect(port('10.0.0.0/33')).toContain("the range's prefix must be 0 to 32")
   })
 })

@@ -172,10 +172,12 @@ describe('download/ehentai through the server', () => {
     const download = (await source())
       .replace("hosts: ['e-hentai.org',", "hosts: ['127.0.0.1', 'e-hentai.org',")
       .replace("login_from: 'login/ehentai'", "login_from: 'custom/login/ehentai'")
-    const login = (await Bun.file(join(root, 'plugins/login/ehentai.ts')).text()).replace(
-      "const DOMAINS = ['.e-hentai.org', '.exhentai.org']",
-      "const DOMAINS = ['127.0.0.1']",
-    )
+    const login = (await Bun.file(join(root, 'plugins/login/ehentai.ts')).text())
+      .replace(
+        "const DOMAINS = ['.e-hentai.org', '.exhentai.org']",
+        "const DOMAINS = ['127.0.0.1']",
+      )
+      .replace("hosts: ['e-hentai.org',", "hosts: ['127.0.0.1', 'e-hentai.org',")
     expect(download).toContain("'127.0.0.1'")
     app = await startTestServer({
       config: { fetchAllowPrivate: ['127.0.0.1'] },

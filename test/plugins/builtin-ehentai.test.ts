@@ -210,10 +210,12 @@ describe('E-Hentai through the server', () => {
     const metadata = (await source('metadata/ehentai'))
       .replace("hosts: ['e-hentai.org',", "hosts: ['127.0.0.1', 'e-hentai.org',")
       .replace("login_from: 'login/ehentai'", "login_from: 'custom/login/ehentai'")
-    const login = (await source('login/ehentai')).replace(
-      "const DOMAINS = ['.e-hentai.org', '.exhentai.org']",
-      "const DOMAINS = ['127.0.0.1']",
-    )
+    const login = (await source('login/ehentai'))
+      .replace(
+        "const DOMAINS = ['.e-hentai.org', '.exhentai.org']",
+        "const DOMAINS = ['127.0.0.1']",
+      )
+      .replace("hosts: ['e-hentai.org',", "hosts: ['127.0.0.1', 'e-hentai.org',")
     expect(metadata).toContain("'127.0.0.1'")
     expect(login).toContain("['127.0.0.1']")
     app = await startTestServer({

@@ -140,6 +140,60 @@ describe('plugins page', () => {
     expect(ui.errors).toEqual([])
     await ui.context.close()
   })
+  uiTest(
+    "shows a login plugin's reach, sets and replaces a secret argument (set / not set)",
+    async (shot) => {
+      const ui = await open(shot)
+      const card = ui.page
+        .getByRole('list', { name: 'Login plugins' })
+        .getByRole('listitem', { name: 'E-Hentai' })
+      // Its card shows where its session goes and which plugins ride it.
+      const reach = card.getByRole('definition')
+      await reach.getByText('e-hentai.org, *.e-hentai.org, exhentai.org, *.exhentai.org').waitFor()
+      await reach.getByText('download/ehentai, metadata/ehentai').waitFor()
+      await card.getByRole('button', { name: 'Configure E-Hentai' }).click()
+      const hash = card.getByLabel('ipb_pass_hash cookie')
+      expect(await hash.getAttribute('type')).toBe('password')
+      await card.getByText('(not set)').first().waitFor()
+      await hash.fill('pass-hash-1')
+      await card.getByRole('button', { name: 'Save settings' }).click()
+      await ui.page.getByText('Saved the settings of E-Hentai.').waitFor()
+      const path = '/api/plugins/settings?namespace=login/ehentai'
+      expect((await app.json<Wire>(path, { cookie })).body).toMatchObject({
+        customargs: [null, null, null],
+        secret_set: [false, true, false],
+      })
+      // Saved, the field is empty again and says set; saving untouched keeps the secret.
+      await card.getByText('(set)').waitFor()
+      expect(await hash.inputValue()).toBe('')
+      // Another change saved with the secret untouched keeps it. (The first toast fades first,
+      // so the one awaited is this save's, shown once the form has its answer.)
+      const toast = ui.page.getByText('Saved the settings of E-Hentai.')
+      await toast.waitFor({ state: 'detached' })
+      await card.getByLabel('Enabled').check()
+      await card.getByRole('button', { name: 'Save settings' }).click()
+      await toast.waitFor()
+      expect((await app.json<Wire>(path, { cookie })).body).toMatchObject({
+        enabled: true,
+        secret_set: [false, true, false],
+      })
+      await card.getByRole('button', { name: 'Clear' }).click()
+      await card.getByRole('button', { name: 'Save settings' }).click()
+      // Cleared says so at once; the save's answer then says not set.
+      await card.getByText('(cleared on save)').waitFor({ state: 'detached' })
+      await card
+        .locator('label', { hasText: 'ipb_pass_hash cookie' })
+        .getByText('(not set)')
+        .waitFor()
+      expect((await app.json<Wire>(path, { cookie })).body.secret_set).toEqual([
+        false,
+        false,
+        false,
+      ])
+      expect(ui.errors).toEqual([])
+      await ui.context.close()
+    },
+  )
   uiTest('runs a metadata plugin on a searched archive, then queues it to apply', async (shot) => {
     const ui = await open(shot)
     const card = ui.page

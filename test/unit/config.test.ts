@@ -44,3 +44,18 @@ describe('loadConfig: folder flags', () => {
     expect(() => loadConfig({}, ['--datadir', 'x'])).toThrow(ConfigError)
   })
 })
+
+describe('loadConfig: fetchAllowPrivate', () => {
+  it('takes hosts, IPs and ranges with an optional port, and names a bad entry', () => {
+    const env = { TANKOBUN_FETCH_ALLOW_PRIVATE: 'nas.lan, 127.0.0.1:8080,[::1]:9090, 10.0.0.0/8' }
+    expect(loadConfig(env).fetchAllowPrivate).toEqual([
+      'nas.lan',
+      '127.0.0.1:8080',
+      '[::1]:9090',
+      '10.0.0.0/8',
+    ])
+    expect(() => loadConfig({ TANKOBUN_FETCH_ALLOW_PRIVATE: '127.0.0.1:70000' })).toThrow(
+      'invalid setting TANKOBUN_FETCH_ALLOW_PRIVATE (--fetch-allow-private): 127.0.0.1:70000: the port must be a number from 1 to 65535',
+    )
+  })
+})

@@ -2,11 +2,15 @@
 // archives with the folder each file sits in (relative to the content folder, never an absolute
 // path), list categories, and create, fill or delete static categories through the category
 // writer. Every argument comes from plugin code: each is checked here and a bad one fails that
-// call inside the plugin with a message, never the server.
+// call inside the plugin with a message, never the server. Writes are bounded per run, and the
+// Favorites category (the one the bookmark button fills) is out of a script's reach.
 import type { Deps } from '../../deps.ts'
 import { listArchivesAfter, type ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { findCategory } from '../../db/repos/categories.repo.ts'
 import { AppError } from '../../errors.ts'
 import type { LibraryGrant } from '../../plugins/manifest.ts'
+import { getBookmarkLink } from '../collections/bookmark-link.ts'
+import { FAVORITES_NAME } from '../collections/first-install.ts'
 import {
   addArchivesToCategory,
   createCategory,
@@ -19,6 +23,24 @@ import { loadHits, searchIds, searchParamsOf } from '../search/run-search.ts'
 export const MAX_LIBRARY_PAGE = 1_000
 /** The most ids one addToCategory call takes. */
 export const MAX_LIBRARY_IDS = 10_000
+/**
+ * What one script run may write: a stranger's script could otherwise create categories by the
+ * hundred each second or empty the library's, in one run. A real script needs far fewer; the
+ * built-in Subfolders to Categories, which creates one per folder, goes on where it stopped
+ * when run again (it fills the categories it finds).
+ */
+export const LIBRARY_WRITE_QUOTA = {
+  createCategory: 200,
+  deleteCategory: 200,
+  /** Archive ids, summed over the run's addToCategory calls. */
+  addToCategory: 100_000,
+} as const
+type QuotaMethod = keyof typeof LIBRARY_WRITE_QUOTA
+const QUOTA_UNIT: Record<QuotaMethod, string> = {
+  createCategory: 'categories created',
+  deleteCategory: 'categories deleted',
+  addToCategory: 'archives added to categories',
+}
 const MAX_FILTER_CHARS = 4_096
 const MAX_NAME_CHARS = 255
 
@@ -105,8 +127,39 @@ function ids(value: unknown): string[] {
   return value
 }
 
+/**
+ * Favorites as docs/collections.md identifies it: the static category the bookmark button is
+ * linked to (the first-install one, whatever it is called now), and any named like it.
+ */
+function isFavorites(deps: Deps, category: { id: string; name: string }): boolean {
+  return category.id === getBookmarkLink(deps) || category.name.trim() === FAVORITES_NAME
+}
+
+/** A write to a category a script may touch: Favorites is refused (it is the user's own). */
+function writableCategory(deps: Deps, value: unknown): string {
+  const id = text(value, 'category id', 64)
+  const category = findCategory(deps.db, id)
+  if (category && isFavorites(deps, category))
+    return refuse(`${id} is the Favorites category: script plugins may not change it`)
+  return id
+}
+
 /** The grant given to one script run: each call is checked, then run against the library. */
 export function libraryGrant(deps: Deps): LibraryGrant {
+  const used: Record<QuotaMethod, number> = {
+    createCategory: 0,
+    deleteCategory: 0,
+    addToCategory: 0,
+  }
+  /** Counts `amount` writes of `method` against the run's quota, refusing the call past it. */
+  const spend = (method: QuotaMethod, amount: number) => {
+    const quota = LIBRARY_WRITE_QUOTA[method]
+    if (used[method] + amount > quota)
+      refuse(
+        `ctx.library.${method}: this run's quota of ${quota} ${QUOTA_UNIT[method]} is used up (${used[method]} so far); run the script again to go on`,
+      )
+    used[method] += amount
+  }
   const methods: Record<string, (args: unknown[]) => unknown> = {
     search: ([filter, opts]) => search(deps, filter, opts),
     archives: ([opts]) => archives(deps, opts),
@@ -116,12 +169,23 @@ export function libraryGrant(deps: Deps): LibraryGrant {
         name: c.name,
         search: c.search,
         archives: c.archives,
+        protected: isFavorites(deps, c),
       })),
-    createCategory: ([name]) => createCategory(deps, { name: text(name, 'name', MAX_NAME_CHARS) }),
-    addToCategory: ([id, list]) =>
-      addArchivesToCategory(deps, text(id, 'category id', 64), ids(list)),
+    createCategory: ([name]) => {
+      const checked = text(name, 'name', MAX_NAME_CHARS)
+      spend('createCategory', 1)
+      return createCategory(deps, { name: checked })
+    },
+    addToCategory: ([id, list]) => {
+      const category = writableCategory(deps, id)
+      const checked = ids(list)
+      spend('addToCategory', checked.length)
+      return addArchivesToCategory(deps, category, checked)
+    },
     deleteCategory: ([id]) => {
-      deleteCategory(deps, text(id, 'category id', 64))
+      const category = writableCategory(deps, id)
+      spend('deleteCategory', 1)
+      deleteCategory(deps, category)
       return true
     },
   }

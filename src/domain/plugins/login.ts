@@ -3,8 +3,8 @@
 import type { Deps } from '../../deps.ts'
 import { AppError, fail } from '../../errors.ts'
 import type { LoginSession } from '../../plugins/manifest.ts'
-import { runPlugin } from './run.ts'
-import { pluginArgs, requirePlugin } from './settings.ts'
+import { pluginDataOf, runPluginRaw } from './run.ts'
+import { findInstalledPlugin, pluginArgs } from './settings.ts'
 
 /** A site's session usually outlives this; logging in again now and then picks up a new one. */
 export const LOGIN_SESSION_TTL_MS = 30 * 60 * 1000
@@ -14,7 +14,7 @@ type Kept = { until: number; session: Promise<LoginSession> }
 /** Per server (its database handle), so test servers in one process never share a session. */
 const keptByServer = new WeakMap<object, Map<string, Kept>>()
 
-function toSession(data: Record<string, unknown>): LoginSession {
+function toSession(data: Record<string, unknown>, hosts: string[]): LoginSession {
   const cookies: LoginSession['cookies'] = []
   for (const cookie of Array.isArray(data.cookies) ? data.cookies : []) {
     const { name, value, domain } = (cookie ?? {}) as Record<string, unknown>
@@ -25,7 +25,7 @@ function toSession(data: Record<string, unknown>): LoginSession {
   if (data.headers && typeof data.headers === 'object' && !Array.isArray(data.headers))
     for (const [name, value] of Object.entries(data.headers))
       if (typeof value === 'string') headers[name] = value
-  return { cookies, headers }
+  return { cookies, headers, hosts }
 }
 
 /**
@@ -33,7 +33,8 @@ function toSession(data: Record<string, unknown>): LoginSession {
  * arguments are unchanged. A login that fails fails the run that needed it, and is not kept.
  */
 export async function loginSession(deps: Deps, namespace: string): Promise<LoginSession> {
-  const plugin = await requirePlugin(deps, namespace)
+  const plugin = await findInstalledPlugin(deps, namespace)
+  if (!plugin) throw fail.bad_request(`Plugin ${namespace} named in login_from is not installed.`)
   if (plugin.type !== 'login')
     throw fail.bad_request(`Plugin ${namespace} named in login_from is not a login plugin.`)
   const args = await pluginArgs(deps, plugin)
@@ -43,7 +44,9 @@ export async function loginSession(deps: Deps, namespace: string): Promise<Login
   const now = Date.now()
   const hit = kept.get(key)
   if (hit && hit.until > now) return hit.session
-  const session = runPlugin(deps, plugin, undefined, null).then(({ data }) => toSession(data))
+  const session = runPluginRaw(deps, plugin, undefined, null).then((result) =>
+    toSession(pluginDataOf(result), plugin.info.hosts ?? []),
+  )
   const entry = { until: now + LOGIN_SESSION_TTL_MS, session }
   kept.set(key, entry)
   try {

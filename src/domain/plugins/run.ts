@@ -13,6 +13,7 @@ import {
 } from '../../plugins/manifest.ts'
 import { toAbsolutePath } from '../archives/files.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { maskSecrets, secretValuesOf } from '../../plugins/mask-secrets.ts'
 import { libraryGrant } from './library-grant.ts'
 import { loginSession } from './login.ts'
 import { joinTags, tagsMissingFrom } from '../../model/tags.ts'
@@ -63,6 +64,8 @@ export type PreparedPlugin = {
   args: Record<string, unknown>
   limits: { wallMs: number; memoryMb: number }
   login?: LoginSession
+  /** Values of its secret arguments, masked in what its runs report (mask-secrets.ts). */
+  secrets: string[]
 }
 
 export async function preparePlugin(deps: Deps, plugin: InstalledPlugin): Promise<PreparedPlugin> {
@@ -76,10 +79,12 @@ export async function preparePlugin(deps: Deps, plugin: InstalledPlugin): Promis
     .catch(() => {
       throw fail.bad_request(`Plugin ${plugin.namespace} cannot be read: its file is gone.`)
     })
+  const args = await pluginArgs(deps, plugin)
   return {
     plugin,
     source,
-    args: await pluginArgs(deps, plugin),
+    args,
+    secrets: secretValuesOf(plugin.info.parameters ?? [], args),
     limits: {
       wallMs: pluginTimeoutMs(deps, plugin.namespace),
       memoryMb: deps.settings.get('plugin_memory_mb'),
@@ -118,17 +123,47 @@ function tagOf(
   }
 }
 
+/** A run's result with its `{error}` message masked (the answer's error becomes the run's). */
+function maskedResult(result: unknown, secrets: readonly string[]): unknown {
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) return result
+  const { error } = result as { error?: unknown }
+  return typeof error === 'string' ? { ...result, error: maskSecrets(error, secrets) } : result
+}
+
+/** A plugin's answer as an object; an `{error}` answer is a 400 with its message. */
+export function pluginDataOf(result: unknown): Record<string, unknown> {
+  const data =
+    result !== null && typeof result === 'object' && !Array.isArray(result)
+      ? (result as Record<string, unknown>)
+      : { result }
+  if (typeof data.error === 'string' && data.error) throw fail.bad_request(data.error)
+  return data
+}
+
+/**
+ * A login run as answers show it (the run now, a job's result, which guests may list): the names
+ * of the cookies and headers it set, never their values, which are the administrator's session.
+ */
+function loginSummaryOf(data: Record<string, unknown>): Record<string, unknown> {
+  const cookies = Array.isArray(data.cookies) ? data.cookies : []
+  const headers = data.headers && typeof data.headers === 'object' ? data.headers : {}
+  return {
+    cookies: cookies.map((cookie) => {
+      const { name, domain } = (cookie ?? {}) as Record<string, unknown>
+      return { name, ...(domain === undefined ? {} : { domain }) }
+    }),
+    headers: Object.keys(headers),
+  }
+}
+
 /** A plugin's answer as the run's data; an `{error}` answer is a 400 with its message. */
 function answerOf(
   plugin: InstalledPlugin,
   result: unknown,
   archive: ArchiveRow | undefined,
 ): PluginRunAnswer {
-  const data =
-    result !== null && typeof result === 'object' && !Array.isArray(result)
-      ? (result as Record<string, unknown>)
-      : { result }
-  if (typeof data.error === 'string' && data.error) throw fail.bad_request(data.error)
+  const data = pluginDataOf(result)
+  if (plugin.type === 'login') return { type: plugin.type, data: loginSummaryOf(data) }
   // A script answers `{ data }`: that is the run's data, as LANraragi answers a script's hash.
   if (plugin.type === 'script')
     return {
@@ -148,6 +183,35 @@ function answerOf(
 }
 
 /**
+ * One run of an installed plugin as the plugin answered it, before answerOf shapes it (a login
+ * run's session is read from this). A failing plugin is a 400 with its message.
+ */
+export async function runPluginRaw(
+  deps: Deps,
+  plugin: InstalledPlugin,
+  archive: ArchiveRow | undefined,
+  oneshot: string | null,
+): Promise<unknown> {
+  const prepared = await preparePlugin(deps, plugin)
+  try {
+    const out = await deps.sandbox.run({
+      source: prepared.source,
+      filename: `${plugin.namespace}.ts`,
+      entry: ENTRY_OF[plugin.type],
+      ctx: ctxOf(prepared, archive, oneshot),
+      limits: prepared.limits,
+      tag: tagOf(deps, prepared, archive),
+    })
+    return maskedResult(out.result, prepared.secrets)
+  } catch (err) {
+    // A failing plugin is bad input to this request, as LANraragi answers it (400 Env).
+    if (err instanceof PluginRunError)
+      throw fail.bad_request(maskSecrets(err.message, prepared.secrets))
+    throw err
+  }
+}
+
+/**
  * One run of an installed plugin (the run now, the `plugin_exec` job): `archive` is required by a
  * metadata plugin. A plugin naming `login_from` fetches with that login plugin's session. A failing
  * plugin is a 400 with its message.
@@ -158,24 +222,7 @@ export async function runPlugin(
   archive: ArchiveRow | undefined,
   oneshot: string | null,
 ): Promise<PluginRunAnswer> {
-  const prepared = await preparePlugin(deps, plugin)
-  let result: unknown
-  try {
-    const out = await deps.sandbox.run({
-      source: prepared.source,
-      filename: `${plugin.namespace}.ts`,
-      entry: ENTRY_OF[plugin.type],
-      ctx: ctxOf(prepared, archive, oneshot),
-      limits: prepared.limits,
-      tag: tagOf(deps, prepared, archive),
-    })
-    result = out.result
-  } catch (err) {
-    // A failing plugin is bad input to this request, as LANraragi answers it (400 Env).
-    if (err instanceof PluginRunError) throw fail.bad_request(err.message)
-    throw err
-  }
-  return answerOf(plugin, result, archive)
+  return answerOf(plugin, await runPluginRaw(deps, plugin, archive, oneshot), archive)
 }
 
 /** How one archive of a batch ended: the plugin's answer, or why its run failed. */
@@ -212,8 +259,11 @@ export async function runPluginBatch(
         let answer: BatchOutcome
         try {
           answer = outcome.ok
-            ? { ok: true, answer: answerOf(plugin, outcome.result, archive) }
-            : { ok: false, error: outcome.error }
+            ? {
+                ok: true,
+                answer: answerOf(plugin, maskedResult(outcome.result, prepared.secrets), archive),
+              }
+            : { ok: false, error: maskSecrets(outcome.error, prepared.secrets) }
         } catch (err) {
           answer = { ok: false, error: err instanceof Error ? err.message : String(err) }
         }
@@ -221,7 +271,8 @@ export async function runPluginBatch(
       },
     )
   } catch (err) {
-    if (err instanceof PluginRunError) throw fail.bad_request(err.message)
+    if (err instanceof PluginRunError)
+      throw fail.bad_request(maskSecrets(err.message, prepared.secrets))
     throw err
   }
 }

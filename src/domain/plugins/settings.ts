@@ -12,7 +12,12 @@ import { Value } from '@sinclair/typebox/value'
 import { fail } from '../../errors.ts'
 import { SETTING_SCHEMAS } from '../settings.ts'
 import { parseDomainRules, type DomainRule } from '../../net/domain-rules.ts'
-import { PLUGIN_TYPES, type PluginManifest, type PluginType } from '../../plugins/manifest.ts'
+import {
+  isSecretParameter,
+  PLUGIN_TYPES,
+  type PluginManifest,
+  type PluginType,
+} from '../../plugins/manifest.ts'
 
 export type InstalledPlugin = {
   namespace: string
@@ -24,7 +29,11 @@ export type InstalledPlugin = {
   priority: number
 }
 
-export type PluginSettings = { customargs: unknown[]; enabled: boolean }
+/**
+ * `customargs` with each secret as null; `secret_set` (plugins with a secret parameter only): per
+ * parameter, whether it is a secret one holding a value.
+ */
+export type PluginSettings = { customargs: unknown[]; enabled: boolean; secret_set?: boolean[] }
 
 /** Stored per plugin; absent keys take these values. */
 export type PluginOptions = {
@@ -86,29 +95,61 @@ function reconcileArgs(plugin: InstalledPlugin, stored: unknown[]): unknown[] {
   return params.map((param, i) => (i < stored.length ? stored[i] : (param.default_value ?? '')))
 }
 
+/** The saved arguments, one per parameter, secrets included: for runs, never for answers. */
+function storedArgs(deps: Deps, plugin: InstalledPlugin): unknown[] {
+  const row = findPlugin(deps.db, plugin.namespace)
+  const stored = row ? (JSON.parse(row.customargs) as unknown) : []
+  return reconcileArgs(plugin, Array.isArray(stored) ? stored : [])
+}
+
+/** A secret counts as set when it holds something other than an empty string. */
+const isSet = (value: unknown) => value !== undefined && value !== null && value !== ''
+
+/**
+ * The settings as answered: a secret parameter's value is null, and `secret_set` tells per
+ * parameter whether a secret one holds a value (like the write-only `llm_api_key`).
+ */
 export async function getPluginSettings(
   deps: Deps,
   namespace: string | undefined,
 ): Promise<PluginSettings> {
   const plugin = await requirePlugin(deps, namespace)
   const row = findPlugin(deps.db, plugin.namespace)!
-  const stored = JSON.parse(row.customargs) as unknown
+  const params = plugin.info.parameters ?? []
+  const args = storedArgs(deps, plugin)
+  const secret = (i: number) => isSecretParameter(params[i]!)
   return {
-    customargs: reconcileArgs(plugin, Array.isArray(stored) ? stored : []),
+    customargs: args.map((value, i) => (secret(i) ? null : value)),
     enabled: row.enabled,
+    // Only with a secret parameter: other plugins answer LANraragi's two fields alone.
+    ...(params.some(isSecretParameter)
+      ? { secret_set: args.map((value, i) => secret(i) && isSet(value)) }
+      : {}),
   }
 }
 
+/**
+ * Saves a plugin's arguments and toggle. A secret parameter sent as null, or not sent (a shorter
+ * array), keeps its saved value, so a client echoing the GET (which answers null there) never
+ * wipes it; `""` clears it.
+ */
 export async function setPluginSettings(
   deps: Deps,
   namespace: string | undefined,
   patch: { customargs?: unknown[]; enabled?: boolean },
 ): Promise<PluginSettings> {
   const plugin = await requirePlugin(deps, namespace)
+  let customargs: unknown[] | undefined
+  if (patch.customargs !== undefined) {
+    const params = plugin.info.parameters ?? []
+    const saved = storedArgs(deps, plugin)
+    const sent = patch.customargs
+    customargs = reconcileArgs(plugin, sent).map((value, i) =>
+      isSecretParameter(params[i]!) && (i >= sent.length || sent[i] === null) ? saved[i] : value,
+    )
+  }
   updatePluginRow(deps.db, plugin.namespace, {
-    ...(patch.customargs === undefined
-      ? {}
-      : { customargs: JSON.stringify(reconcileArgs(plugin, patch.customargs)) }),
+    ...(customargs === undefined ? {} : { customargs: JSON.stringify(customargs) }),
     ...(patch.enabled === undefined ? {} : { enabled: patch.enabled }),
   })
   return getPluginSettings(deps, plugin.namespace)
@@ -119,7 +160,7 @@ export async function pluginArgs(
   deps: Deps,
   plugin: InstalledPlugin,
 ): Promise<Record<string, unknown>> {
-  const { customargs } = await getPluginSettings(deps, plugin.namespace)
+  const customargs = storedArgs(deps, plugin)
   const params = plugin.info.parameters ?? []
   return Object.fromEntries(params.map((param, i) => [param.name ?? String(i), customargs[i]]))
 }

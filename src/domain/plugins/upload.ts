@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.ts'
 import { findPlugin } from '../../db/repos/plugins.repo.ts'
 import { fail } from '../../errors.ts'
 import { readManifest } from '../../plugins/registry.ts'
+import { loginFromProblem } from '../../plugins/login-links.ts'
 
 /** A plugin is one source file; anything larger is not a plugin we want to run. */
 export const MAX_PLUGIN_SOURCE_BYTES = 1024 * 1024
@@ -72,6 +73,12 @@ export async function installUploadedPlugin(
   await deps.plugins.ready()
   const taken = () => fail.conflict(`A plugin with namespace ${namespace} is already installed.`)
   if (findPlugin(deps.db, namespace)) throw taken()
+  // The login whose session it rides is approved with it: it must be installed already.
+  const loginProblem = loginFromProblem({ type, info: read.manifest }, (ns) =>
+    findPlugin(deps.db, ns),
+  )
+  if (loginProblem)
+    throw fail.bad_request(`Not installed: ${loginProblem}. Install that login plugin first.`)
 
   const folder = join(deps.config.pluginsDir, 'custom', type)
   mkdirSync(folder, { recursive: true })

@@ -2,7 +2,7 @@
 // query of a run.
 import { t } from 'elysia'
 import { MAX_EXPORT_NAMESPACES } from '../../domain/plugins/export.ts'
-import type { InstalledPlugin } from '../../domain/plugins/settings.ts'
+import type { ListedPlugin } from '../../domain/plugins/listing.ts'
 import { pluginIcon } from '../../plugins/icons.ts'
 import type { PluginParameter } from '../../plugins/manifest.ts'
 import { ParamText, bodyParam } from '../params.ts'
@@ -61,10 +61,11 @@ export function runParams(body: RunBody | null, query: RunQuery): RunQuery {
 /**
  * A parameter as LANraragi lists it: every field a string (its plugins declare strings, and its
  * clients read a parameter as a map of strings), so a `default_value` that is not one is sent as
- * its JSON text (`false` -> "false"). The settings keep the typed value.
+ * its JSON text (`false` -> "false"), and a secret parameter has `secret: "true"`. The settings
+ * keep the typed value.
  */
 function toWireParameter(param: PluginParameter) {
-  const { default_value, ...rest } = param
+  const { default_value, secret, ...rest } = param
   return {
     ...rest,
     desc: param.desc ?? '',
@@ -74,11 +75,16 @@ function toWireParameter(param: PluginParameter) {
           default_value:
             typeof default_value === 'string' ? default_value : JSON.stringify(default_value),
         }),
+    ...(secret ? { secret: 'true' } : {}),
   }
 }
 
-/** PluginInfo; `registry` stays null until registry-managed plugins exist. */
-export function toWirePlugin(plugin: InstalledPlugin) {
+/**
+ * PluginInfo; `registry` stays null until registry-managed plugins exist. Beside LANraragi's
+ * fields: `hosts` (the only hosts its fetch reaches; a login plugin's session goes only there),
+ * `login_from_installed` and `used_by` (which plugins ride a login plugin's session).
+ */
+export function toWirePlugin(plugin: ListedPlugin) {
   const { info } = plugin
   return {
     name: info.name,
@@ -92,6 +98,9 @@ export function toWirePlugin(plugin: InstalledPlugin) {
     registry: null,
     sha256: plugin.sha256,
     login_from: info.login_from ?? null,
+    login_from_installed: plugin.loginInstalled,
+    used_by: plugin.usedBy,
+    hosts: info.hosts ?? [],
     oneshot_arg: info.oneshot_arg ?? null,
     url_regex: info.url_regex ?? null,
     parameters: (info.parameters ?? []).map(toWireParameter),

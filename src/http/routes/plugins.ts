@@ -4,10 +4,10 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
+import { listPluginsWithLogins } from '../../domain/plugins/listing.ts'
 import {
   getPluginOptions,
   getPluginSettings,
-  listPlugins,
   resetPluginOptions,
   setPluginPriority,
   setPluginSettings,
@@ -100,7 +100,7 @@ export const pluginsRoutes = (deps: Deps) =>
     // Last: the static paths above must not be read as a type.
     .get(
       '/api/plugins/:type',
-      async ({ params }) => (await listPlugins(deps, params.type)).map(toWirePlugin),
+      async ({ params }) => (await listPluginsWithLogins(deps, params.type)).map(toWirePlugin),
       { params: PluginModel.typeParams },
     )
 

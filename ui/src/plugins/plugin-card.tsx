@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks'
 import { OptionsForm, SettingsForm } from './settings.tsx'
 import { RunPanel } from './run.tsx'
+import { PluginReach } from './reach.tsx'
 import { safeIcon, type Plugin } from './types.ts'
 
 type Props = {
@@ -48,6 +49,7 @@ export function PluginCard(props: Props) {
           </div>
           <code class="muted plugin-ns">{plugin.namespace}</code>
           {plugin.description && <p class="plugin-desc">{plugin.description}</p>}
+          <PluginReach plugin={plugin} />
         </div>
         <div class="plugin-moves">
           <button

@@ -68,6 +68,16 @@ export function SettingsForm({ plugin }: { plugin: Plugin }) {
               {label}
             </label>
           )
+        if (param.secret === 'true')
+          return (
+            <SecretInput
+              key={i}
+              label={label}
+              value={value}
+              set={settings.secret_set?.[i]}
+              onInput={(v) => setArg(i, v)}
+            />
+          )
         return (
           <label key={i} class="stack-label">
             {label}
@@ -97,6 +107,44 @@ export function SettingsForm({ plugin }: { plugin: Plugin }) {
       </div>
       <ErrorText text={error} />
     </form>
+  )
+}
+
+/**
+ * A write-only argument: the server answers null and whether one is set. Left empty it stays as
+ * saved (null is sent); typing replaces it; Clear sends "" to remove it.
+ */
+function SecretInput(props: {
+  label: string
+  value: unknown
+  set: boolean | undefined
+  onInput: (value: string | null) => void
+}) {
+  const typed = typeof props.value === 'string' ? props.value : ''
+  const state = props.value === '' ? 'cleared on save' : props.set ? 'set' : 'not set'
+  return (
+    <label class="stack-label">
+      <span>
+        {props.label} <span class="muted">({state})</span>
+      </span>
+      <span class="row">
+        <input
+          type="password"
+          autocomplete="new-password"
+          placeholder={props.set ? 'Type to replace' : 'Type to set'}
+          value={typed}
+          onInput={(e) => {
+            const raw = (e.target as HTMLInputElement).value
+            props.onInput(raw === '' ? null : raw)
+          }}
+        />
+        {props.set && (
+          <button type="button" onClick={() => props.onInput('')}>
+            Clear
+          </button>
+        )}
+      </span>
+    </label>
   )
 }
 

@@ -5,6 +5,8 @@ export type PluginParameter = {
   type: 'string' | 'int' | 'bool' | string
   desc?: string
   default_value?: unknown
+  /** "true" on a write-only parameter (a password, cookie or key). */
+  secret?: string
 }
 
 export type Plugin = {
@@ -17,13 +19,20 @@ export type Plugin = {
   icon: string
   origin: string
   login_from: string | null
+  /** Whether `login_from` names an installed login plugin; null when none is followed. */
+  login_from_installed?: boolean | null
+  /** A login plugin: the plugins whose `login_from` names it. */
+  used_by?: string[]
+  /** The only hosts its fetch reaches (and, for a login plugin, where its session goes). */
+  hosts?: string[]
   oneshot_arg: string | null
   url_regex: string | null
   parameters: PluginParameter[]
   priority: number
 }
 
-export type PluginSettings = { customargs: unknown[]; enabled: boolean }
+/** `secret_set`: per parameter, a secret one holds a value (plugins with secrets only). */
+export type PluginSettings = { customargs: unknown[]; enabled: boolean; secret_set?: boolean[] }
 
 export type DomainRule = { pattern: string; max_concurrency?: number; bytes_per_sec?: number }
 
