@@ -87,7 +87,8 @@ function archivePatch(
           tags: unionTags(row.tags, tags),
           summary: row.summary === '' ? summary : row.summary,
         }
-  if (record.toc && (mode === 'overwrite' || row.toc === '{}')) patch.toc = record.toc
+  if (record.toc && record.toc !== row.toc && (mode === 'overwrite' || row.toc === '{}'))
+    patch.toc = record.toc
   // The hash of the cover the file's id made there; ours is set again whenever a cover is made.
   if (row.thumbhash === null && record.thumbhash) patch.thumbhash = record.thumbhash
   const changed = (Object.keys(patch) as (keyof ArchivePatch)[]).some(

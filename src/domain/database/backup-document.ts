@@ -56,7 +56,9 @@ export function buildBackupDocument(db: Db): BackupDocument {
       filename: row.filename,
       thumbhash: row.thumbhash && THUMBHASH.test(row.thumbhash) ? row.thumbhash : null,
     }
-    if (row.toc !== '{}') archive.toc = row.toc
+    // Written even when empty: restoring this document (an import's rollback) must take away a
+    // table of contents added since, and a missing field leaves the stored one alone.
+    archive.toc = row.toc
     return archive
   })
   const categoryRows = listCategoryRows(db)
@@ -112,7 +114,8 @@ function idList(record: Json, where: string, accept: (id: string) => boolean): s
 /**
  * LANraragi writes toc as a JSON string of page -> title; an object is taken too. Like LANraragi,
  * which reads a broken toc as none, a bad toc is dropped rather than refusing the whole backup,
- * and so is an entry that is not a page and a title.
+ * and so is an entry that is not a page and a title. An empty one (`"{}"`) is kept as `'{}'`: the
+ * document says the archive has none. Null: the document says nothing of it.
  */
 function tocField(record: Json): string | null {
   const v = record.toc
@@ -128,6 +131,7 @@ function tocField(record: Json): string | null {
   const toc: Record<string, string> = {}
   for (const [page, title] of Object.entries(parsed))
     if (/^[1-9][0-9]{0,8}$/.test(page) && typeof title === 'string') toc[page] = title
+  if (Object.keys(parsed).length === 0) return '{}'
   return Object.keys(toc).length > 0 ? JSON.stringify(toc) : null
 }
 
