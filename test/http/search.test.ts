@@ -80,7 +80,7 @@ describe('GET /api/search', () => {
       pagecount: 5,
     })
     const fields =
-      'arcid extension filename isnew lastreadtime pagecount progress size summary tags title'
+      'arcid extension filename isnew lastreadtime pagecount progress size summary tags title toc'
     expect(Object.keys(beta).sort()).toEqual(fields.split(' '))
   })
 

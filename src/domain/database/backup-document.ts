@@ -45,8 +45,13 @@ export type BackupDocument = {
 
 const THUMBHASH = /^[0-9a-f]{40}$/
 
-/** The whole library as a backup document: hidden archives included, their metadata is theirs. */
-export function buildBackupDocument(db: Db): BackupDocument {
+/**
+ * The whole library as a backup document: hidden archives included, their metadata is theirs.
+ * `toc` is written only where an archive has one, as LANraragi writes it; a snapshot (`everyToc`)
+ * writes `"{}"` for the others too, so that restoring it (an import's rollback) takes away a table
+ * of contents added since, where a missing field leaves the stored one alone.
+ */
+export function buildBackupDocument(db: Db, options: { everyToc?: boolean } = {}): BackupDocument {
   const archives = listBackupArchiveRows(db).map((row): BackupArchive => {
     const archive: BackupArchive = {
       arcid: row.id,
@@ -56,9 +61,7 @@ export function buildBackupDocument(db: Db): BackupDocument {
       filename: row.filename,
       thumbhash: row.thumbhash && THUMBHASH.test(row.thumbhash) ? row.thumbhash : null,
     }
-    // Written even when empty: restoring this document (an import's rollback) must take away a
-    // table of contents added since, and a missing field leaves the stored one alone.
-    archive.toc = row.toc
+    if (row.toc !== '{}' || options.everyToc) archive.toc = row.toc
     return archive
   })
   const categoryRows = listCategoryRows(db)

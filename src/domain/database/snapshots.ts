@@ -29,7 +29,7 @@ export type SnapshotInfo = {
 
 /** Writes a snapshot of the library as it is inside `w` (before the write changes it). */
 export function writeSnapshot(w: Write, reason: SnapshotReason, jobId: number | null): number {
-  const doc = buildBackupDocument(w.db)
+  const doc = buildBackupDocument(w.db, { everyToc: true })
   return insertSnapshot(w.db, {
     createdAt: Math.floor(Date.now() / 1000),
     reason,

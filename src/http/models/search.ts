@@ -83,8 +83,9 @@ export function parseTagQuery(q: typeof SearchModel.tags.static) {
   return { text, count: Math.min(count, 100) }
 }
 
+/** A search or random entry: archive metadata with its `toc`, as LANraragi answers them. */
 export function toWireHit(hit: SearchHit): WireArchive {
-  if (hit.kind === 'archive') return toWireArchive(hit.row, { toc: false })
+  if (hit.kind === 'archive') return toWireArchive(hit.row)
   return toWireTankArchive(hit.tank)
 }
 
@@ -103,5 +104,6 @@ export function toWireTankArchive(tank: TankHit): WireArchive {
     lastreadtime: tank.lastreadtime,
     size: tank.size,
     summary: tank.summary,
+    toc: [],
   }
 }
