@@ -10,12 +10,12 @@
 // - Every pending host call holds memory in this process (a promise, a timer, a parked answer)
 //   that the isolate's memory limit does not see. So a run has at most MAX_HOST_CALLS_IN_FLIGHT.
 import ivm from 'isolated-vm'
+import type { FetchAnswer, GuestHost, Parcel } from './guest/host.ts'
+import { MAX_HOST_CALLS_IN_FLIGHT } from './limits.ts'
 import type { LogLevel } from './protocol.ts'
 
 /** Longest a plugin's sleep() waits in one call; the run's wall clock bounds the total. */
 const MAX_SLEEP_MS = 10_000
-/** Host calls (fetch, entry, library, sleep) a run may have waiting at once. */
-export const MAX_HOST_CALLS_IN_FLIGHT = 32
 /** The largest request body a plugin may send: forms and JSON, not uploads. */
 export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024
 
@@ -37,8 +37,8 @@ export type RunBridge = {
 }
 
 export type HostCalls = {
-  /** By the name the prelude takes each under (`__host.<name>`). */
-  callbacks: [string, ivm.Reference | ivm.Callback][]
+  /** By the name the prelude takes each under (`__host.<name>`, typed in guest/host.ts). */
+  callbacks: [keyof GuestHost, ivm.Reference | ivm.Callback][]
   /** Ends the run's calls: timers cleared, parked bodies dropped, late answers ignored. */
   release(): void
 }
@@ -121,18 +121,18 @@ export function createHostCalls(
     }
 
   /** Parks bytes for the prelude's synchronous take; the number is what crosses. */
-  const park = (bytes: Uint8Array): number => {
+  const park = (bytes: Uint8Array): Parcel => {
     if (ended) return 0
     const id = nextParcel++
     parcels.set(id, plainBytes(bytes))
     return id
   }
 
-  const callbacks: [string, ivm.Reference | ivm.Callback][] = [
+  const callbacks: HostCalls['callbacks'] = [
     [
       'fetch',
       new ivm.Reference(
-        bounded(async (url: unknown, init: unknown) => {
+        bounded(async (url: unknown, init: unknown): Promise<FetchAnswer> => {
           const wire = (init ?? {}) as GuestFetchInit
           const body = wire.body instanceof Uint8Array ? wire.body : undefined
           if (body && body.byteLength > MAX_REQUEST_BODY_BYTES)
@@ -152,7 +152,7 @@ export function createHostCalls(
     [
       'entry',
       new ivm.Reference(
-        bounded(async (name: unknown) => {
+        bounded(async (name: unknown): Promise<Parcel | null> => {
           const bytes = await bridge.entry(String(name))
           return bytes ? park(bytes) : null
         }),

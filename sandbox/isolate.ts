@@ -1,8 +1,9 @@
-// One plugin run in one fresh isolate: the globals of guest-prelude.ts, the plugin compiled as an
-// ES module with no imports, the named export called with ctx, and the limits that end it.
+// One plugin run in one fresh isolate: the globals of the guest prelude (sandbox/guest/, bundled
+// into guest.generated.ts), the plugin compiled as an ES module with no imports, the named export
+// called with ctx, and the limits that end it.
 import ivm from 'isolated-vm'
 import * as nodeModule from 'node:module'
-import { GUEST_PRELUDE } from './guest-prelude.ts'
+import { GUEST_PRELUDE } from './guest.generated.ts'
 import { createHostCalls, type HostCalls, type RunBridge } from './host-calls.ts'
 import type { ItemOutcome, RunLimits } from './protocol.ts'
 

@@ -6,6 +6,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { buildUi } from '../ui/build.ts'
+import { writeGuestModule } from './build-guest.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const modules = join(ROOT, 'node_modules')
@@ -38,6 +39,9 @@ await $`${bun} build --compile --minify-syntax --minify-whitespace --sourcemap=n
 ]} ${embedded.flatMap((dir) => ['--asset', dir])} --outfile ${join(outDir, 'tankobun')}`.cwd(ROOT)
 
 // The sandbox: isolated-vm cannot load in Bun, so it stays a Node 24 process beside the binary.
+// Its guest prelude is bundled from sandbox/guest/ first, so the binary never carries a stale one.
+if (await writeGuestModule())
+  process.stdout.write('sandbox/guest.generated.ts was stale: written\n')
 const sandbox = join(outDir, 'sandbox')
 await $`${bun} build --target node --format esm --external isolated-vm ${join(ROOT, 'sandbox', 'main.ts')} --outfile ${join(sandbox, 'main.js')}`.cwd(
   ROOT,

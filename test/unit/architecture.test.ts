@@ -114,6 +114,15 @@ describe('architecture', () => {
     expect(violations('sandbox', (spec, file) => intoFolder(spec, file, 'src'))).toEqual([])
   })
 
+  it('the guest prelude imports only itself, the shared limits and the protocol types', () => {
+    // It is bundled into every plugin context: a package or a host file would bring Node's
+    // world (isolated-vm, node:*) into a context that has none.
+    const outside = (spec: string, file: string) =>
+      !intoFolder(spec, file, 'sandbox/guest/') &&
+      !['sandbox/limits.ts', 'sandbox/protocol.ts'].includes(relative(ROOT, join(file, '..', spec)))
+    expect(violations('sandbox/guest', outside)).toEqual([])
+  })
+
   it('the search engine imports only itself and the model (its loader is handed in)', () => {
     const outside = (spec: string, file: string) =>
       spec.startsWith('.') && !['src/search/', 'src/model/'].some((f) => intoFolder(spec, file, f))
