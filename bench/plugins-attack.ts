@@ -101,7 +101,10 @@ const hostile = hostilePlugins(origin)
 for (const [stem, body] of Object.entries(hostile))
   writeFileSync(join(scripts, `${stem}.ts`), pluginFile(stem, body))
 
-const server = await spawnServer(benchConfig(root, content), ['--fetch-allow-private', '127.0.0.1'])
+const server = await spawnServer(benchConfig(root, content), [
+  '--fetch-allow-private',
+  `127.0.0.1:${site.port}`,
+])
 try {
   const cookie = await sessionCookie(server.url)
   const call = (path: string, init: RequestInit = {}) =>
