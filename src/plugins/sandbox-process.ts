@@ -73,9 +73,8 @@ export function startSandboxProcess(options: {
   checkInstalled(options.nodePath, options.mainPath)
   let markReady!: () => void
   const ready = new Promise<void>((resolve) => (markReady = resolve))
-  // --expose-gc: the sandbox collects when it falls idle (sandbox/main.ts). Plugin types are
-  // blanked with node:module's stripTypeScriptTypes, still experimental.
-  const flags = ['--no-node-snapshot', '--disable-warning=ExperimentalWarning', '--expose-gc']
+  // Plugin types are blanked with node:module's stripTypeScriptTypes, still experimental.
+  const flags = ['--no-node-snapshot', '--disable-warning=ExperimentalWarning']
   const pending = new Map<number, InFlight>()
   let proc: Subprocess | undefined
   let markExited!: () => void

@@ -157,7 +157,7 @@ describe('plugin sandbox', () => {
       return {
         process: typeof process, require: typeof globalThis.require,
         requireCall: tryIt(() => require('node:fs')), setTimeout: typeof setTimeout,
-        bun: typeof Bun, host: typeof __host,
+        bun: typeof Bun, host: typeof __host, gc: typeof gc,
         escape: tryIt(() => globalThis.constructor.constructor('return process')()),
         fnEscape: tryIt(() => (function () {}).constructor('return process.env')()),
         dynamicImport: await import('node:fs').then(() => 'imported', (e) => 'blocked'),
@@ -170,6 +170,7 @@ describe('plugin sandbox', () => {
       setTimeout: 'undefined',
       bun: 'undefined',
       host: 'undefined',
+      gc: 'undefined',
       escape: 'blocked: ReferenceError',
       fnEscape: 'blocked: ReferenceError',
       dynamicImport: 'blocked',
