@@ -169,6 +169,18 @@ describe('a hostile plugin against the sandbox', () => {
     expect(sandboxPids()).toContain(pid)
   })
 
+  // Each hostile run in turn: its plugin's process ends within a few MB of its idle size (or is
+  // replaced, which gives everything back to the machine).
+  for (const name of ['heap-bomb', 'body-near-limit', 'wasm-memory', 'resizable-buffer'])
+    it(`leaves its process at its idle size after ${name}`, async () => {
+      const filename = `${name}-rss.ts`
+      const pid = await pidOf(filename)
+      await Bun.sleep(200)
+      const idle = rssOf(pid)!
+      await runFixture(name, { filename }).catch(() => undefined)
+      expect(await settledRss(pid, idle, 8 * MB)).toBeLessThanOrEqual(idle + 8 * MB)
+    })
+
   it("shows a refused fetch's message with the plugin's frames only", async () => {
     const stack = String((await runFixture('refused-fetch-stack')).result)
     expect(stack).toStartWith('Error: refused: private address')
