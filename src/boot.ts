@@ -28,6 +28,7 @@ import { serverBodyCeiling } from './http/body-limit.ts'
 import { createContentSync, type ContentSync } from './domain/archives/content-sync.ts'
 import { createUploadsInFlight, removeInterruptedWrites } from './domain/archives/upload.ts'
 import { removeInterruptedSplits } from './domain/split/source.ts'
+import { recoverInterruptedSplits } from './domain/split/journal.ts'
 import { createPlacement } from './domain/archives/placement.ts'
 import { createUnreadableFiles } from './domain/archives/scan.ts'
 import { createDimensionCache } from './domain/archives/pages.ts'
@@ -169,6 +170,9 @@ export async function startServer(
     // Before jobs resume: downloads a crash or stop cut are marked stale, so their jobs end.
     const swept = await sweepInterruptedDownloads(deps)
     if (swept.stale > 0) log.warn('downloads interrupted by the last stop', { count: swept.stale })
+    // Before jobs resume and the first scan: splits a crash cut short are undone (or completed).
+    const splits = await recoverInterruptedSplits(deps)
+    if (splits > 0) log.warn('settled splits interrupted by the last stop', { count: splits })
     jobs.recover()
     const removed =
       (await removeInterruptedWrites(config)) + (await removeInterruptedSplits(config))
