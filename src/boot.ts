@@ -8,7 +8,7 @@ import { openSettings, type SettingsStore } from './domain/settings.ts'
 import { createJobQueue } from './jobs/queue.ts'
 import { createLocks } from './domain/locks.ts'
 import { createLoginThrottle } from './domain/auth/login-throttle.ts'
-import { ensureAdminPassword } from './domain/auth/password.ts'
+import { announcePendingPassword, ensureAdminPassword } from './domain/auth/password.ts'
 import { loadSigningKey } from './domain/auth/signing-key.ts'
 import { createSearchIndex } from './search/index.ts'
 import { createIndexSource } from './domain/search/index-source.ts'
@@ -90,7 +90,7 @@ export async function startServer(
     const db = openDb(config.dbPath)
     stops.push(() => db.$client.close())
     const settings = openSettings(db)
-    await ensureAdminPassword(settings, config.password, options.announce)
+    await ensureAdminPassword(settings, config.password)
     // Jobs stop before the workers they use, the database last (reverse start order).
     const thumbnailer = createThumbnailer()
     stops.push(() => thumbnailer.close())
@@ -203,6 +203,8 @@ export async function startServer(
     stops.push(() => deps.contentSync.stop())
     const port = app.server?.port
     if (port === undefined) throw new Error('the HTTP server did not report its port')
+    // Only a start that serves shows a generated password: one that failed kept it for this one.
+    announcePendingPassword(settings, options.announce)
     const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
     return {
       deps,

@@ -24,12 +24,16 @@ export async function listeningUrl(stream: ReadableStream<Uint8Array>): Promise<
   throw new Error(`server exited before listening: ${text}`)
 }
 
-/** The child's command line for the folders under `root` (data/, content/). */
-export function childArgs(root: string, extra: string[] = []): string[] {
+/**
+ * The child's command line for the folders under `root` (data/, content/), with the test
+ * password unless `extra` says otherwise (flags given later win).
+ */
+export function childArgs(root: string, extra: string[] = [], password = true): string[] {
   return [
     process.execPath,
     MAIN,
-    ...['--port', '0', '--host', '127.0.0.1', '--password', TEST_PASSWORD],
+    ...['--port', '0', '--host', '127.0.0.1'],
+    ...(password ? ['--password', TEST_PASSWORD] : []),
     ...['--watch', 'false', '--log-level', 'silent'],
     ...['--data-dir', join(root, 'data'), '--content-dir', join(root, 'content')],
     ...extra,
