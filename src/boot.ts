@@ -35,6 +35,7 @@ import { createDimensionCache } from './domain/archives/pages.ts'
 import { createGenerationStore } from './domain/wizard/generations.ts'
 import { createLogger } from './log.ts'
 import { createStopList } from './stop-list.ts'
+import { lockDataDir } from './instance-lock.ts'
 import { createOutboundFetch } from './net/fetch.ts'
 import { createLlmClient, type LlmProvider } from './llm/client.ts'
 import { createSandboxHost } from './plugins/host.ts'
@@ -87,6 +88,8 @@ export async function startServer(
     mkdirSync(dir, { recursive: true })
   const stops = createStopList()
   try {
+    // Before anything reads or writes the folder; released last.
+    stops.push(lockDataDir(config.dataDir))
     const db = openDb(config.dbPath)
     stops.push(() => db.$client.close())
     const settings = openSettings(db)

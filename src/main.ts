@@ -3,6 +3,7 @@ import './production-mode.ts'
 import { ConfigError, HELP, loadConfig } from './config.ts'
 import { createLogger, setLogLevel } from './log.ts'
 import { startServer } from './boot.ts'
+import { DataDirInUseError } from './instance-lock.ts'
 
 const argv = process.argv.slice(2)
 if (argv.includes('--help') || argv.includes('-h')) {
@@ -47,6 +48,10 @@ try {
   if (error instanceof ConfigError) {
     process.stderr.write(`tankobun: ${error.message}\n`)
     process.exit(2)
+  }
+  if (error instanceof DataDirInUseError) {
+    process.stderr.write(`tankobun: ${error.message}\n`)
+    process.exit(1)
   }
   if ((error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
     process.stderr.write(`tankobun: the port is already in use (${(error as Error).message})\n`)
