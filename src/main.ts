@@ -1,13 +1,23 @@
 // Boot only: read config, start the server, stop cleanly on SIGINT/SIGTERM.
 import './production-mode.ts'
-import { ConfigError, HELP, loadConfig } from './config.ts'
+import { ConfigError, helpText, invokedAs, loadConfig } from './config.ts'
 import { createLogger, setLogLevel } from './log.ts'
 import { startServer } from './boot.ts'
 import { DataDirInUseError } from './instance-lock.ts'
 
 const argv = process.argv.slice(2)
 if (argv.includes('--help') || argv.includes('-h')) {
-  process.stdout.write(HELP)
+  process.stdout.write(
+    helpText(
+      invokedAs({
+        compiled: Bun.isStandaloneExecutable,
+        argv0: process.argv0,
+        script: process.argv[1],
+        npmScript: process.env.npm_lifecycle_event,
+        cwd: process.cwd(),
+      }),
+    ),
+  )
   process.exit(0)
 }
 
