@@ -36,6 +36,7 @@ import { createGenerationStore } from './domain/wizard/generations.ts'
 import { createLogger } from './log.ts'
 import { createStopList } from './stop-list.ts'
 import { lockDataDir } from './instance-lock.ts'
+import { reasonOf, StartError } from './start-error.ts'
 import { createOutboundFetch } from './net/fetch.ts'
 import { createLlmClient, type LlmProvider } from './llm/client.ts'
 import { createSandboxHost } from './plugins/host.ts'
@@ -78,14 +79,19 @@ export async function startServer(
   config: Config,
   options: { announce?: (line: string) => void } = {},
 ): Promise<Server> {
-  for (const dir of [
-    config.dataDir,
-    config.contentDir,
-    config.thumbsDir,
-    config.tempDir,
-    config.pluginsDir,
-  ])
-    mkdirSync(dir, { recursive: true })
+  for (const [dir, what] of [
+    [config.dataDir, 'data'],
+    [config.contentDir, 'content'],
+    [config.thumbsDir, 'thumbnail'],
+    [config.tempDir, 'temp'],
+    [config.pluginsDir, 'plugins'],
+  ] as const) {
+    try {
+      mkdirSync(dir, { recursive: true })
+    } catch (error) {
+      throw new StartError(`cannot create the ${what} folder ${dir}: ${reasonOf(error)}`)
+    }
+  }
   const stops = createStopList()
   try {
     // Before anything reads or writes the folder; released last.

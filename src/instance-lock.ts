@@ -4,11 +4,12 @@
 // program (its start time differs).
 import { closeSync, linkSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { reasonOf, StartError } from './start-error.ts'
 
 export const LOCK_FILE = 'tankobun.lock'
 
 /** Another live process holds the data folder. */
-export class DataDirInUseError extends Error {
+export class DataDirInUseError extends StartError {
   constructor(
     readonly dataDir: string,
     readonly pid: number,
@@ -61,11 +62,16 @@ export function lockDataDir(dataDir: string): () => void {
   const path = join(dataDir, LOCK_FILE)
   const own: Holder = { pid: process.pid, started: startTimeOf('self') }
   const temp = `${path}.${process.pid}.${crypto.randomUUID()}`
-  const fd = openSync(temp, 'w')
   try {
-    writeSync(fd, JSON.stringify(own))
-  } finally {
-    closeSync(fd)
+    const fd = openSync(temp, 'w')
+    try {
+      writeSync(fd, JSON.stringify(own))
+    } finally {
+      closeSync(fd)
+    }
+  } catch (error) {
+    rmSync(temp, { force: true })
+    throw new StartError(`cannot write to the data folder ${dataDir}: ${reasonOf(error)}`)
   }
   try {
     for (let attempt = 0; ; attempt++) {

@@ -3,7 +3,7 @@ import './production-mode.ts'
 import { ConfigError, helpText, invokedAs, loadConfig } from './config.ts'
 import { createLogger, setLogLevel } from './log.ts'
 import { startServer } from './boot.ts'
-import { DataDirInUseError } from './instance-lock.ts'
+import { reasonOf, StartError } from './start-error.ts'
 
 const argv = process.argv.slice(2)
 if (argv.includes('--help') || argv.includes('-h')) {
@@ -59,7 +59,7 @@ try {
     process.stderr.write(`tankobun: ${error.message}\n`)
     process.exit(2)
   }
-  if (error instanceof DataDirInUseError) {
+  if (error instanceof StartError) {
     process.stderr.write(`tankobun: ${error.message}\n`)
     process.exit(1)
   }
@@ -67,5 +67,11 @@ try {
     process.stderr.write(`tankobun: the port is already in use (${(error as Error).message})\n`)
     process.exit(1)
   }
-  throw error
+  // Anything else: one line too (an uncaught error would print the bundled source around it);
+  // the stack at the debug level.
+  process.stderr.write(`tankobun: could not start: ${reasonOf(error)}\n`)
+  createLogger('process').debug('start failed', {
+    stack: error instanceof Error ? error.stack : undefined,
+  })
+  process.exit(1)
 }
