@@ -1,4 +1,5 @@
 // Boot only: read config, start the server, stop cleanly on SIGINT/SIGTERM.
+import './thread-pool.ts'
 import './production-mode.ts'
 import { ConfigError, helpText, invokedAs, loadConfig } from './config.ts'
 import { createLogger, setLogLevel } from './log.ts'
@@ -31,9 +32,6 @@ try {
     `Tankobun listening on ${server.url} (content: ${config.contentDir}, data: ${config.dataDir})\n`,
   )
   log.info('started', { url: server.url, content: config.contentDir, data: config.dataDir })
-  // Read by Bun once, at start: only the environment can size the pool (README, Configuration).
-  if (!process.env.UV_THREADPOOL_SIZE)
-    log.warn('UV_THREADPOOL_SIZE is unset: page reads may wait behind thumbnails; set it to 16')
   // Stops in reverse start order (boot.ts): the watcher, the HTTP server, the sandbox, jobs
   // (told to abort, waited for), the workers, then SQLite. A second signal while stopping waits.
   let stopping: Promise<void> | null = null

@@ -40,9 +40,14 @@ export function childArgs(root: string, extra: string[] = [], password = true): 
   ]
 }
 
-/** Starts the server in a child process and waits until it listens. */
-export async function spawnServer(root: string, extra: string[] = []): Promise<ChildServer> {
+/** Starts the server in a child process (the test's environment, or `env`) and waits until it listens. */
+export async function spawnServer(
+  root: string,
+  extra: string[] = [],
+  env?: Record<string, string | undefined>,
+): Promise<ChildServer> {
   const proc = Bun.spawn(childArgs(root, extra), {
+    ...(env ? { env } : {}),
     stdin: 'ignore',
     stdout: 'pipe',
     stderr: 'pipe',
