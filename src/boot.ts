@@ -43,7 +43,8 @@ import { createSandboxHost } from './plugins/host.ts'
 import type { PluginRunTag } from './plugins/manifest.ts'
 import { withLoginSession } from './plugins/login-session.ts'
 import { createPluginRegistry } from './plugins/registry.ts'
-import { BUILTIN_PLUGINS_DIR } from './assets.ts'
+import { BUILTIN_PLUGINS_DIR, SANDBOX_MAIN_PATH, SANDBOX_NODE_PATH } from './assets.ts'
+import { sandboxInstalled } from './domain/health.ts'
 import { readPluginEntry } from './domain/plugins/run.ts'
 import { applyDomainRules } from './domain/plugins/settings.ts'
 import {
@@ -199,6 +200,12 @@ export async function startServer(
     })
     stops.push(() => app.stop(true))
     deps.contentSync.start()
+    // Said once at start: without it every plugin run and upload fails (README, Single binary).
+    if (!sandboxInstalled())
+      log.warn('plugin sandbox missing: plugins cannot run or be installed', {
+        node: SANDBOX_NODE_PATH,
+        main: SANDBOX_MAIN_PATH,
+      })
     // In the background: the sandbox's cold start must not hold up the listen.
     plugins.start()
     void plugins.ready().then(() => {
