@@ -4,13 +4,14 @@
 // Worker, its native part copied out to the cache folder) and a plugin run in the sandbox beside
 // it; without that sandbox, everything but plugins still works and plugins answer a clear error.
 // And as a user runs it: a thread pool of 16 though the environment has none, its own name in
-// --help, one line when a folder cannot be created; installing a plugin without the sandbox says
-// the sandbox is missing.
+// --help, one line when a folder cannot be created, older libvips copies removed from the cache;
+// installing a plugin without the sandbox says the sandbox is missing.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -27,6 +28,7 @@ const app = join(root, 'app')
 const dataDir = join(root, 'data')
 const contentDir = join(root, 'content')
 const PASSWORD = 'binary-test-password'
+const cacheDir = join(root, 'cache', 'tankobun')
 /** Only what a fresh machine has: no NODE_PATH, no BUN_* nor UV_THREADPOOL_SIZE of the test run. */
 const ENV = { PATH: '/usr/bin:/bin', HOME: root, XDG_CACHE_HOME: join(root, 'cache') }
 
@@ -164,6 +166,10 @@ describe('the single binary', () => {
   })
 
   it('catalogues, serves pages and thumbnails, and runs a plugin', async () => {
+    // The libvips copy of an older binary, and a file of someone else's in the cache folder.
+    mkdirSync(cacheDir, { recursive: true })
+    writeFileSync(join(cacheDir, 'libvips-cpp.so.8.15.0-0123abcd'), 'an older copy')
+    writeFileSync(join(cacheDir, 'notes.txt'), 'not ours')
     const server = await start()
     // Started without UV_THREADPOOL_SIZE, it runs (same pid) with 16.
     expect(readFileSync(`/proc/${server.proc.pid}/environ`, 'utf8').split('\0')).toContain(
@@ -204,6 +210,11 @@ describe('the single binary', () => {
     })
     expect(thumbnail.status).toBe(200)
     expect(thumbnail.headers.get('content-type')).toMatch(/^image\/(webp|jpeg)$/)
+    // libvips was copied out for it; the older version's copy is gone, other files stay.
+    const cached = readdirSync(cacheDir)
+    expect(cached.filter((name) => name.startsWith('libvips-cpp.so'))).toHaveLength(1)
+    expect(cached).not.toContain('libvips-cpp.so.8.15.0-0123abcd')
+    expect(cached).toContain('notes.txt')
 
     // Built-in plugins register in the sandbox at start; the filename plugin answers the title.
     const use = await until('the filename plugin', async () => {
