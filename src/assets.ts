@@ -69,6 +69,9 @@ export const SANDBOX_MAIN_PATH = SANDBOX_DIR
   ? join(SANDBOX_DIR, 'main.js')
   : join(ROOT, 'sandbox', 'main.ts')
 
+/** sharp's libvips as embedded (`libvips-cpp.so.<version>-<hash>` or similar) and as copied. */
+const LIBVIPS_PREFIX = 'libvips-cpp.so'
+
 /** The loaded libvips, kept referenced so it is never unloaded. */
 let libvips: unknown
 
@@ -83,11 +86,23 @@ let libvips: unknown
  */
 export function prepareSharp(): void {
   if (!COMPILED || libvips) return
-  const name = readdirSync(EMBEDDED).find((file) => file.startsWith('libvips-cpp.so'))
+  const name = readdirSync(EMBEDDED).find((file) => file.startsWith(LIBVIPS_PREFIX))
   if (!name) throw new Error('libvips is not in the binary: sharp cannot load')
   libvips = dlopen(cachedCopy(join(EMBEDDED, name)), {
     vips_version: { args: ['i32'], returns: 'i32' },
   })
+}
+
+/**
+ * After a new copy (a new binary's libvips, named by its content hash): the copies of other
+ * versions, 18 MB each, and what a crash left of their writes. This version's files stay (another
+ * Worker may be writing its own copy). A binary of another version still running keeps the
+ * library it loaded; it copies its own again at its next start.
+ */
+function removeOtherVersions(folder: string, current: string): void {
+  for (const name of readdirSync(folder))
+    if (name.startsWith(LIBVIPS_PREFIX) && name !== current && !name.startsWith(`${current}.`))
+      rmSync(join(folder, name), { force: true })
 }
 
 /** A real file holding an embedded one (read + write: copyFile cannot read the embedded files). */
@@ -106,6 +121,7 @@ function cachedCopy(embedded: string): string {
       mkdirSync(dirname(target), { recursive: true })
       writeFileSync(staging, readFileSync(embedded))
       renameSync(staging, target)
+      removeOtherVersions(dirname(target), basename(embedded))
       return target
     } catch (err) {
       rmSync(staging, { force: true })

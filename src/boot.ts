@@ -8,7 +8,7 @@ import { openSettings, type SettingsStore } from './domain/settings.ts'
 import { createJobQueue } from './jobs/queue.ts'
 import { createLocks } from './domain/locks.ts'
 import { createLoginThrottle } from './domain/auth/login-throttle.ts'
-import { ensureAdminPassword } from './domain/auth/password.ts'
+import { announcePendingPassword, ensureAdminPassword } from './domain/auth/password.ts'
 import { loadSigningKey } from './domain/auth/signing-key.ts'
 import { createSearchIndex } from './search/index.ts'
 import { createIndexSource } from './domain/search/index-source.ts'
@@ -28,19 +28,23 @@ import { serverBodyCeiling } from './http/body-limit.ts'
 import { createContentSync, type ContentSync } from './domain/archives/content-sync.ts'
 import { createUploadsInFlight, removeInterruptedWrites } from './domain/archives/upload.ts'
 import { removeInterruptedSplits } from './domain/split/source.ts'
+import { recoverInterruptedSplits } from './domain/split/journal.ts'
 import { createPlacement } from './domain/archives/placement.ts'
 import { createUnreadableFiles } from './domain/archives/scan.ts'
 import { createDimensionCache } from './domain/archives/pages.ts'
 import { createGenerationStore } from './domain/wizard/generations.ts'
 import { createLogger } from './log.ts'
 import { createStopList } from './stop-list.ts'
+import { lockDataDir } from './instance-lock.ts'
+import { reasonOf, StartError } from './start-error.ts'
 import { createOutboundFetch } from './net/fetch.ts'
 import { createLlmClient, type LlmProvider } from './llm/client.ts'
 import { createSandboxHost } from './plugins/host.ts'
 import type { PluginRunTag } from './plugins/manifest.ts'
 import { withLoginSession } from './plugins/login-session.ts'
 import { createPluginRegistry } from './plugins/registry.ts'
-import { BUILTIN_PLUGINS_DIR } from './assets.ts'
+import { BUILTIN_PLUGINS_DIR, SANDBOX_MAIN_PATH, SANDBOX_NODE_PATH } from './assets.ts'
+import { sandboxInstalled } from './domain/health.ts'
 import { readPluginEntry } from './domain/plugins/run.ts'
 import { applyDomainRules } from './domain/plugins/settings.ts'
 import {
@@ -76,20 +80,27 @@ export async function startServer(
   config: Config,
   options: { announce?: (line: string) => void } = {},
 ): Promise<Server> {
-  for (const dir of [
-    config.dataDir,
-    config.contentDir,
-    config.thumbsDir,
-    config.tempDir,
-    config.pluginsDir,
-  ])
-    mkdirSync(dir, { recursive: true })
+  for (const [dir, what] of [
+    [config.dataDir, 'data'],
+    [config.contentDir, 'content'],
+    [config.thumbsDir, 'thumbnail'],
+    [config.tempDir, 'temp'],
+    [config.pluginsDir, 'plugins'],
+  ] as const) {
+    try {
+      mkdirSync(dir, { recursive: true })
+    } catch (error) {
+      throw new StartError(`cannot create the ${what} folder ${dir}: ${reasonOf(error)}`)
+    }
+  }
   const stops = createStopList()
   try {
+    // Before anything reads or writes the folder; released last.
+    stops.push(lockDataDir(config.dataDir))
     const db = openDb(config.dbPath)
     stops.push(() => db.$client.close())
     const settings = openSettings(db)
-    await ensureAdminPassword(settings, config.password, options.announce)
+    await ensureAdminPassword(settings, config.password)
     // Jobs stop before the workers they use, the database last (reverse start order).
     const thumbnailer = createThumbnailer()
     stops.push(() => thumbnailer.close())
@@ -169,6 +180,9 @@ export async function startServer(
     // Before jobs resume: downloads a crash or stop cut are marked stale, so their jobs end.
     const swept = await sweepInterruptedDownloads(deps)
     if (swept.stale > 0) log.warn('downloads interrupted by the last stop', { count: swept.stale })
+    // Before jobs resume and the first scan: splits a crash cut short are undone (or completed).
+    const splits = await recoverInterruptedSplits(deps)
+    if (splits > 0) log.warn('settled splits interrupted by the last stop', { count: splits })
     jobs.recover()
     const removed =
       (await removeInterruptedWrites(config)) + (await removeInterruptedSplits(config))
@@ -186,6 +200,12 @@ export async function startServer(
     })
     stops.push(() => app.stop(true))
     deps.contentSync.start()
+    // Said once at start: without it every plugin run and upload fails (README, Single binary).
+    if (!sandboxInstalled())
+      log.warn('plugin sandbox missing: plugins cannot run or be installed', {
+        node: SANDBOX_NODE_PATH,
+        main: SANDBOX_MAIN_PATH,
+      })
     // In the background: the sandbox's cold start must not hold up the listen.
     plugins.start()
     void plugins.ready().then(() => {
@@ -199,6 +219,8 @@ export async function startServer(
     stops.push(() => deps.contentSync.stop())
     const port = app.server?.port
     if (port === undefined) throw new Error('the HTTP server did not report its port')
+    // Only a start that serves shows a generated password: one that failed kept it for this one.
+    announcePendingPassword(settings, options.announce)
     const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
     return {
       deps,

@@ -1,5 +1,5 @@
 // Env and command-line flags -> Config: the only reader of process.env and argv.
-import { resolve, join } from 'node:path'
+import { basename, join, relative, resolve } from 'node:path'
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { parseAllowEntry } from './net/address-guard.ts'
@@ -69,7 +69,25 @@ const ENV_OF: Record<string, string> = {
   maxUploadMb: 'TANKOBUN_MAX_UPLOAD_MB',
 }
 
-export const HELP = `Usage: npm start -- [flags]   (or: bun src/main.ts [flags])
+/**
+ * How the user started the server, for the usage line: the binary by the path they typed
+ * (`./tankobun`), `npm start --` under npm, else the runtime and the script (`bun src/main.ts`).
+ */
+export function invokedAs(run: {
+  compiled: boolean
+  argv0: string
+  script: string | undefined
+  npmScript: string | undefined
+  cwd: string
+}): string {
+  if (run.compiled) return run.argv0
+  if (run.npmScript === 'start') return 'npm start --'
+  const script = run.script ? relative(run.cwd, run.script) || run.script : 'src/main.ts'
+  return `${basename(run.argv0)} ${script}`
+}
+
+/** `--help`: the flags, under the usage line of the command the user ran. */
+export const helpText = (program: string) => `Usage: ${program} [flags]
 
 Every flag mirrors an environment variable; flags win.
   --port N                 TANKOBUN_PORT              default 3000

@@ -1,12 +1,24 @@
 // Boot only: read config, start the server, stop cleanly on SIGINT/SIGTERM.
+import './thread-pool.ts'
 import './production-mode.ts'
-import { ConfigError, HELP, loadConfig } from './config.ts'
+import { ConfigError, helpText, invokedAs, loadConfig } from './config.ts'
 import { createLogger, setLogLevel } from './log.ts'
 import { startServer } from './boot.ts'
+import { reasonOf, StartError } from './start-error.ts'
 
 const argv = process.argv.slice(2)
 if (argv.includes('--help') || argv.includes('-h')) {
-  process.stdout.write(HELP)
+  process.stdout.write(
+    helpText(
+      invokedAs({
+        compiled: Bun.isStandaloneExecutable,
+        argv0: process.argv0,
+        script: process.argv[1],
+        npmScript: process.env.npm_lifecycle_event,
+        cwd: process.cwd(),
+      }),
+    ),
+  )
   process.exit(0)
 }
 
@@ -20,9 +32,6 @@ try {
     `Tankobun listening on ${server.url} (content: ${config.contentDir}, data: ${config.dataDir})\n`,
   )
   log.info('started', { url: server.url, content: config.contentDir, data: config.dataDir })
-  // Read by Bun once, at start: only the environment can size the pool (README, Configuration).
-  if (!process.env.UV_THREADPOOL_SIZE)
-    log.warn('UV_THREADPOOL_SIZE is unset: page reads may wait behind thumbnails; set it to 16')
   // Stops in reverse start order (boot.ts): the watcher, the HTTP server, the sandbox, jobs
   // (told to abort, waited for), the workers, then SQLite. A second signal while stopping waits.
   let stopping: Promise<void> | null = null
@@ -48,9 +57,19 @@ try {
     process.stderr.write(`tankobun: ${error.message}\n`)
     process.exit(2)
   }
+  if (error instanceof StartError) {
+    process.stderr.write(`tankobun: ${error.message}\n`)
+    process.exit(1)
+  }
   if ((error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
     process.stderr.write(`tankobun: the port is already in use (${(error as Error).message})\n`)
     process.exit(1)
   }
-  throw error
+  // Anything else: one line too (an uncaught error would print the bundled source around it);
+  // the stack at the debug level.
+  process.stderr.write(`tankobun: could not start: ${reasonOf(error)}\n`)
+  createLogger('process').debug('start failed', {
+    stack: error instanceof Error ? error.stack : undefined,
+  })
+  process.exit(1)
 }

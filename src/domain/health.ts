@@ -13,6 +13,11 @@ export type Health = {
   sandbox: 'installed' | 'missing'
 }
 
+/** Whether the sandbox's runtime is where the host starts it from (beside the binary). */
+export function sandboxInstalled(): boolean {
+  return existsSync(SANDBOX_NODE_PATH) && existsSync(SANDBOX_MAIN_PATH)
+}
+
 function databaseAnswers(deps: Pick<Deps, 'db'>): boolean {
   try {
     return deps.db.$client.query('SELECT 1 AS one').get() !== null
@@ -28,7 +33,6 @@ export function health(deps: Pick<Deps, 'db' | 'search'>): Health {
     status: db ? 'ok' : 'error',
     db,
     search_ready: deps.search.ready,
-    sandbox:
-      existsSync(SANDBOX_NODE_PATH) && existsSync(SANDBOX_MAIN_PATH) ? 'installed' : 'missing',
+    sandbox: sandboxInstalled() ? 'installed' : 'missing',
   }
 }

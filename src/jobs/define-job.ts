@@ -22,6 +22,11 @@ export type JobKind<A> = {
   /** False: only a queued twin absorbs a new job (a running scan may already have missed the change). */
   mergeActive?: boolean
   run: (ctx: JobContext, args: A) => Promise<unknown>
+  /**
+   * A run the last stop or crash cut (found active at start): the arguments of a job queued again
+   * in its place, or null. Unset: it stays failed ("Interrupted").
+   */
+  resumeInterrupted?: (args: A) => A | null
 }
 
 /** Kinds made from what they need at run time (the server's deps), by job name. */

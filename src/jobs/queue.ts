@@ -203,8 +203,20 @@ export function createJobQueue<M>(db: Db, options: JobQueueOptions = {}): JobQue
     },
     recover() {
       prune()
-      for (const row of listJobsInState(db, 'active'))
+      for (const row of listJobsInState(db, 'active')) {
         states.write(row.id, { state: 'failed', error: INTERRUPTED, finishedAt: Date.now() })
+        const kind = isKindName(row.name) ? kinds[row.name] : undefined
+        const again = kind?.resumeInterrupted?.(JSON.parse(row.args))
+        if (again) {
+          const resumed = insertJob(db, {
+            name: row.name,
+            args: again,
+            uniqueKey: kind!.uniqueKey?.(again) ?? null,
+            priority: row.priority,
+          })
+          log.warn('queued again after an interruption', { job: row.id, as: resumed.id })
+        }
+      }
       for (const row of listJobsInState(db, 'queued'))
         if (isKindName(row.name)) schedule(row.name, row)
       for (const name of pending.keys()) pump(name)

@@ -13,7 +13,8 @@ import {
 } from '../db/repos/plugins.repo.ts'
 import { loginFromProblem } from './login-links.ts'
 import { createLogger } from '../log.ts'
-import type { SandboxHost } from './host.ts'
+import { AppError } from '../errors.ts'
+import { PluginRunError, type SandboxHost } from './host.ts'
 import { checkManifest, PLUGIN_TYPES, type PluginManifest, type PluginRunTag } from './manifest.ts'
 
 const log = createLogger('plugins.registry')
@@ -107,6 +108,9 @@ export async function readManifest(
     })
     info = out.result
   } catch (err) {
+    // A sandbox that cannot run at all (not installed beside the binary, closed) says nothing of
+    // the plugin: its own error, not "Not a valid plugin".
+    if (err instanceof AppError && !(err instanceof PluginRunError)) throw err
     return { ok: false, reason: `pluginInfo() failed: ${(err as Error).message}` }
   }
   const checked = checkManifest(info)

@@ -3,8 +3,20 @@
 // catalog, pages (a CBZ, and a .tar.gz through the libarchive WASM Worker), a thumbnail (the sharp
 // Worker, its native part copied out to the cache folder) and a plugin run in the sandbox beside
 // it; without that sandbox, everything but plugins still works and plugins answer a clear error.
+// And as a user runs it: a thread pool of 16 though the environment has none, its own name in
+// --help, one line when a folder cannot be created, older libvips copies removed from the cache;
+// installing a plugin without the sandbox says the sandbox is missing.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
@@ -16,6 +28,9 @@ const app = join(root, 'app')
 const dataDir = join(root, 'data')
 const contentDir = join(root, 'content')
 const PASSWORD = 'binary-test-password'
+const cacheDir = join(root, 'cache', 'tankobun')
+/** Only what a fresh machine has: no NODE_PATH, no BUN_* nor UV_THREADPOOL_SIZE of the test run. */
+const ENV = { PATH: '/usr/bin:/bin', HOME: root, XDG_CACHE_HOME: join(root, 'cache') }
 
 type Running = {
   proc: Subprocess<'ignore', 'pipe', 'pipe'>
@@ -43,8 +58,7 @@ async function start(): Promise<Running> {
     ],
     {
       cwd: root,
-      // Only what a fresh machine has: no NODE_PATH, no BUN_* of the test run.
-      env: { PATH: '/usr/bin:/bin', HOME: root, XDG_CACHE_HOME: join(root, 'cache') },
+      env: ENV,
       stdin: 'ignore',
       stdout: 'pipe',
       stderr: 'pipe',
@@ -135,8 +149,32 @@ describe('the single binary', () => {
     expect(existsSync(join(root, 'node_modules'))).toBe(false)
   })
 
+  it('names itself in --help, and says in one line that a folder cannot be created', async () => {
+    const help = Bun.spawnSync(['./tankobun', '--help'], { cwd: app, env: ENV })
+    expect(help.exitCode).toBe(0)
+    expect(help.stdout.toString().split('\n')[0]).toBe('Usage: ./tankobun [flags]')
+    writeFileSync(join(root, 'a-file'), 'in the way')
+    const blocked = Bun.spawnSync(
+      [join(app, 'tankobun'), '--port', '0', '--data-dir', join(root, 'a-file', 'data')],
+      { cwd: root, env: ENV },
+    )
+    expect(blocked.exitCode).toBe(1)
+    expect(blocked.stdout.toString()).toBe('')
+    expect(blocked.stderr.toString()).toBe(
+      `tankobun: cannot create the data folder ${join(root, 'a-file', 'data')}: a file is in the way (ENOTDIR)\n`,
+    )
+  })
+
   it('catalogues, serves pages and thumbnails, and runs a plugin', async () => {
+    // The libvips copy of an older binary, and a file of someone else's in the cache folder.
+    mkdirSync(cacheDir, { recursive: true })
+    writeFileSync(join(cacheDir, 'libvips-cpp.so.8.15.0-0123abcd'), 'an older copy')
+    writeFileSync(join(cacheDir, 'notes.txt'), 'not ours')
     const server = await start()
+    // Started without UV_THREADPOOL_SIZE, it runs (same pid) with 16.
+    expect(readFileSync(`/proc/${server.proc.pid}/environ`, 'utf8').split('\0')).toContain(
+      'UV_THREADPOOL_SIZE=16',
+    )
     expect(await (await get(server, '/api/health')).json()).toMatchObject({ sandbox: 'installed' })
     // The web UI comes from the embedded build: its page and the script it names.
     const index = await get(server, '/')
@@ -172,6 +210,11 @@ describe('the single binary', () => {
     })
     expect(thumbnail.status).toBe(200)
     expect(thumbnail.headers.get('content-type')).toMatch(/^image\/(webp|jpeg)$/)
+    // libvips was copied out for it; the older version's copy is gone, other files stay.
+    const cached = readdirSync(cacheDir)
+    expect(cached.filter((name) => name.startsWith('libvips-cpp.so'))).toHaveLength(1)
+    expect(cached).not.toContain('libvips-cpp.so.8.15.0-0123abcd')
+    expect(cached).toContain('notes.txt')
 
     // Built-in plugins register in the sandbox at start; the filename plugin answers the title.
     const use = await until('the filename plugin', async () => {
@@ -203,6 +246,29 @@ describe('the single binary', () => {
     expect(body.success).toBe(0)
     expect(body.error).toContain('The plugin sandbox is not installed beside the binary')
     expect(body.error).toContain(join(app, 'sandbox'))
+    // Installing one says the same, not that the plugin is invalid.
+    const form = new FormData()
+    form.set(
+      'file',
+      new File(
+        [
+          `export function pluginInfo() { return { name: 'Fine', type: 'metadata', author: 'a', description: 'd', version: '1' } }\n` +
+            `export function execMetadata() { return { tags: 'fine:yes' } }\n`,
+        ],
+        'fine.ts',
+      ),
+    )
+    const upload = await fetch(`${server.url}/api/plugins/upload`, {
+      method: 'POST',
+      headers: { cookie: server.cookie },
+      body: form,
+    })
+    expect(upload.status).toBe(500)
+    const uploaded = (await upload.json()) as { success: number; error: string }
+    expect(uploaded.success).toBe(0)
+    expect(uploaded.error).toContain('The plugin sandbox is not installed beside the binary')
     await stop(server)
+    // The start said so in its log.
+    expect(await server.stderr()).toContain('plugin sandbox missing')
   }, 60_000)
 })

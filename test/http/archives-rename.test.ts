@@ -121,7 +121,7 @@ describe('PUT /api/archives/:id/rename (names)', () => {
     expect((await listed(app, cookie)).map((a) => a.title).sort()).toEqual(['Comic', 'Plain'])
   })
 
-  it('answers 400 "File name too long." when the name with its extension passes 255 bytes', async () => {
+  it('answers 400 naming the limit when the name with its extension passes 255 bytes', async () => {
     await using app = await startTestServer({
       beforeStart: async (content) => void (await makeCbz(join(content, 'Long.cbz'), { pages: 1 })),
     })
@@ -134,11 +134,31 @@ describe('PUT /api/archives/:id/rename (names)', () => {
     expect(await res.json()).toEqual({
       operation: 'rename_archive',
       success: 0,
-      error: 'File name too long.',
+      error: 'File name too long: at most 255 bytes in UTF-8 (this one is 256).',
     })
     const fits = await rename(app, cookie, long!.arcid, 'x'.repeat(251))
     expect(fits.status).toBe(200)
     expect(readdirSync(app.contentDir)).toEqual([`${'x'.repeat(251)}.cbz`])
+  })
+
+  it('renames to a name whose NFD form passes 255 bytes (voiced kana) when its NFC form fits', async () => {
+    await using app = await startTestServer({
+      beforeStart: async (content) => {
+        await makeCbz(join(content, 'Kana.cbz'), { pages: 1 })
+        await makeCbz(join(content, 'Other.cbz'), { pages: 2 })
+      },
+    })
+    await app.idle()
+    const cookie = await app.login()
+    const list = await listed(app, cookie)
+    const kana = list.find((a) => a.title === 'Kana')!.arcid as string
+    const other = list.find((a) => a.title === 'Other')!.arcid as string
+    const title = 'ガギグゲゴ'.repeat(16)
+    const res = await rename(app, cookie, kana, title)
+    expect(res.status).toBe(200)
+    expect(readdirSync(app.contentDir).sort()).toEqual(['Other.cbz', `${title}.cbz`].sort())
+    // The same name for another archive: a clash (409), not a failure of the check.
+    expect((await rename(app, cookie, other, title)).status).toBe(409)
   })
 
   it('answers 409 for a name a hidden row still holds, instead of failing on the catalogue', async () => {

@@ -166,9 +166,30 @@ describe('PUT /api/archives/upload', () => {
     expect(await tooLong.json()).toEqual({
       operation: 'upload',
       success: 0,
-      error: 'File name too long.',
+      error: 'File name too long: at most 255 bytes in UTF-8 (this one is 256).',
     })
     expect(readdirSync(app.contentDir)).toEqual([longest])
+  })
+
+  it('stores a name whose NFD form passes 255 bytes (voiced kana) when its NFC form fits', async () => {
+    await using app = await startTestServer()
+    await app.idle()
+    const cookie = await app.login()
+    const source = join(app.root, 'kana.cbz')
+    await makeCbz(source, { pages: 1 })
+    // 80 characters, 240 bytes in NFC; each "ガ" is "カ" + U+3099 in NFD, 480 bytes.
+    const title = 'ガギグゲゴ'.repeat(16)
+    const name = `${title}.cbz`
+    expect(Buffer.byteLength(name)).toBe(244)
+    expect(Buffer.byteLength(name.normalize('NFD'))).toBeGreaterThan(255)
+    const res = await upload(app, cookie, await Bun.file(source).bytes(), name)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ success: 1, name })
+    expect(readdirSync(app.contentDir)).toEqual([name])
+    // The same name again is a clash (409), not a failure of the check.
+    await makeCbz(source, { pages: 2 })
+    const again = await upload(app, cookie, await Bun.file(source).bytes(), name)
+    expect(again.status).toBe(409)
   })
 
   it('answers 422 for a supported extension whose bytes are no archive, 415 for an unsupported one', async () => {

@@ -1,4 +1,4 @@
-// The admin password at start: generated and printed once, replaced by TANKOBUN_PASSWORD, hashed.
+// The admin password at start: generated and printed once by a start that serves, replaced by TANKOBUN_PASSWORD, hashed.
 import { afterEach, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { openDb } from '../../src/db/client.ts'
 import { openSettings, type SettingsStore } from '../../src/domain/settings.ts'
 import {
+  announcePendingPassword,
   ensureAdminPassword,
   passwordEnabled,
   verifyAdminPassword,
@@ -28,10 +29,11 @@ afterEach(() => {
 })
 
 describe('ensureAdminPassword', () => {
-  it('generates one on first start, prints it once, stores only an argon2id hash', async () => {
+  it('generates one on first start, shows it once when served, stores only an argon2id hash', async () => {
     const settings = freshSettings()
     const printed: string[] = []
-    await ensureAdminPassword(settings, undefined, (line) => printed.push(line))
+    await ensureAdminPassword(settings, undefined)
+    announcePendingPassword(settings, (line) => printed.push(line))
     expect(printed).toHaveLength(1)
     const generated = printed[0]!.split(': ').at(-1)!
     expect(generated.length).toBeGreaterThanOrEqual(20)
@@ -41,19 +43,41 @@ describe('ensureAdminPassword', () => {
     expect(hash).not.toContain(generated)
     expect(await verifyAdminPassword(settings, generated)).toBe(true)
 
-    await ensureAdminPassword(settings, undefined, (line) => printed.push(line))
+    await ensureAdminPassword(settings, undefined)
+    announcePendingPassword(settings, (line) => printed.push(line))
     expect(printed).toHaveLength(1)
     expect(await verifyAdminPassword(settings, generated)).toBe(true)
+  })
+
+  it('keeps a generated password for the next start when the first never served', async () => {
+    const settings = freshSettings()
+    const printed: string[] = []
+    // The first start generates it and fails before listening: nothing announced.
+    await ensureAdminPassword(settings, undefined)
+    // The next start serves and shows it.
+    await ensureAdminPassword(settings, undefined)
+    announcePendingPassword(settings, (line) => printed.push(line))
+    expect(printed).toHaveLength(1)
+    expect(await verifyAdminPassword(settings, printed[0]!.split(': ').at(-1)!)).toBe(true)
+  })
+
+  it('forgets a pending generated password once a password is configured', async () => {
+    const settings = freshSettings()
+    const printed: string[] = []
+    await ensureAdminPassword(settings, undefined)
+    await ensureAdminPassword(settings, 'configured-pw')
+    announcePendingPassword(settings, (line) => printed.push(line))
+    expect(printed).toEqual([])
   })
 
   it('replaces the stored one with the configured one; empty disables protection', async () => {
     const settings = freshSettings()
     const printed: string[] = []
-    await ensureAdminPassword(settings, 'configured-pw', (line) => printed.push(line))
+    await ensureAdminPassword(settings, 'configured-pw')
     expect(printed).toEqual([])
     expect(await verifyAdminPassword(settings, 'configured-pw')).toBe(true)
     expect(await verifyAdminPassword(settings, 'other')).toBe(false)
-    await ensureAdminPassword(settings, '', (line) => printed.push(line))
+    await ensureAdminPassword(settings, '')
     expect(passwordEnabled(settings)).toBe(false)
     expect(await verifyAdminPassword(settings, '')).toBe(false)
   })

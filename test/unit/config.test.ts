@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test'
-import { ConfigError, loadConfig, uploadLimitBytes } from '../../src/config.ts'
+import { basename, join } from 'node:path'
+import { ConfigError, helpText, invokedAs, loadConfig, uploadLimitBytes } from '../../src/config.ts'
 import { serverBodyCeiling } from '../../src/http/body-limit.ts'
 
 const MiB = 1024 * 1024
@@ -57,5 +58,34 @@ describe('loadConfig: fetchAllowPrivate', () => {
     expect(() => loadConfig({ TANKOBUN_FETCH_ALLOW_PRIVATE: '127.0.0.1:70000' })).toThrow(
       'invalid setting TANKOBUN_FETCH_ALLOW_PRIVATE (--fetch-allow-private): 127.0.0.1:70000: the port must be a number from 1 to 65535',
     )
+  })
+})
+
+describe('--help names the command the user ran', () => {
+  const run = { compiled: false, argv0: 'bun', script: '/srv/app/src/main.ts', cwd: '/srv/app' }
+  it('the binary by the path typed, npm start under npm, else runtime and script', () => {
+    expect(invokedAs({ ...run, compiled: true, argv0: './tankobun', npmScript: undefined })).toBe(
+      './tankobun',
+    )
+    expect(invokedAs({ ...run, npmScript: 'start' })).toBe('npm start --')
+    expect(invokedAs({ ...run, npmScript: undefined })).toBe('bun src/main.ts')
+    expect(invokedAs({ ...run, argv0: '/usr/local/bin/bun', npmScript: undefined })).toBe(
+      'bun src/main.ts',
+    )
+    expect(helpText('./tankobun')).toStartWith('Usage: ./tankobun [flags]\n')
+    expect(helpText('./tankobun')).not.toContain('npm')
+  })
+
+  it('the source tree run with bun prints its own usage line', async () => {
+    const root = join(import.meta.dir, '..', '..')
+    const proc = Bun.spawn([process.execPath, 'src/main.ts', '--help'], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '' },
+      stdout: 'pipe',
+    })
+    const out = await new Response(proc.stdout).text()
+    expect(await proc.exited).toBe(0)
+    // The runtime as started (bun, or bun.exe from the npm package).
+    expect(out.split('\n')[0]).toBe(`Usage: ${basename(process.execPath)} src/main.ts [flags]`)
   })
 })

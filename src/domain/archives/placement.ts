@@ -29,13 +29,18 @@ export function createPlacement(): Placement {
   }
 }
 
-/** Whether anything (a file, a folder, a dangling link) is at this path. */
+/**
+ * Whether anything (a file, a folder, a dangling link) is at this path. A name too long for the
+ * file system names nothing: the NFD form of a name that fits in NFC (voiced kana take twice the
+ * bytes) is looked up for clashes, never written.
+ */
 export async function pathExists(absPath: string): Promise<boolean> {
   try {
     await lstat(absPath)
     return true
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENAMETOOLONG') return false
     throw error
   }
 }

@@ -45,7 +45,7 @@ export function validateFileName(name: string): string {
     throw fail.bad_request('Invalid file name.')
   if (BIDI_CONTROLS.test(trimmed))
     throw fail.bad_request('Invalid file name: bidirectional control characters are not allowed.')
-  if (Buffer.byteLength(trimmed) > MAX_NAME_BYTES) throw fail.bad_request('File name too long.')
+  assertNameFits(trimmed)
   return trimmed
 }
 
@@ -66,8 +66,13 @@ export function renameArchive(deps: Deps, row: ArchiveRow, requested: string): P
   })
 }
 
+/** Names are written in NFC: that form's UTF-8 bytes must fit the file systems' common limit. */
 function assertNameFits(name: string): void {
-  if (Buffer.byteLength(name) > MAX_NAME_BYTES) throw fail.bad_request('File name too long.')
+  const bytes = Buffer.byteLength(name)
+  if (bytes > MAX_NAME_BYTES)
+    throw fail.bad_request(
+      `File name too long: at most ${MAX_NAME_BYTES} bytes in UTF-8 (this one is ${bytes}).`,
+    )
 }
 
 /** Runs alone (placement.alone): the checks still hold when the file is moved. */

@@ -4,7 +4,8 @@
 import { open, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
-import { AppError, fail } from '../../errors.ts'
+import { fail } from '../../errors.ts'
+import { couldNotStore as couldNotStoreAs } from '../disk-faults.ts'
 import { createLogger } from '../../log.ts'
 import { archiveExtension, ID_PREFIX_BYTES } from './files.ts'
 import { validateFileName } from './rename.ts'
@@ -37,28 +38,8 @@ export function discardStagedUpload(staged: StagedUpload): Promise<void> {
   return removeQuietly(staged.path)
 }
 
-/** What the client is told of the disk faults an operator can act on; others stay generic. */
-const DISK_FAULTS: Record<string, string> = {
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is exceeded',
-  EIO: 'the disk reported an I/O error',
-}
-
 /** A failed write of the staged file: a 500 naming the fault, never the server path. */
-function couldNotStore(cause: unknown): AppError {
-  const code = (cause as NodeJS.ErrnoException | undefined)?.code
-  const reason = code === undefined ? undefined : DISK_FAULTS[code]
-  log.error('could not store an upload', {
-    code,
-    error: cause instanceof Error ? cause.message : String(cause),
-  })
-  return new AppError(
-    'internal',
-    reason ? `The upload could not be stored: ${reason}.` : 'The upload could not be stored.',
-    undefined,
-    { cause },
-  )
-}
+const couldNotStore = (cause: unknown) => couldNotStoreAs('upload', cause, log)
 
 /**
  * Writes an upload's content to the temp folder as it arrives, hashing it on the way. The name is

@@ -20,8 +20,9 @@ export type UploadsInFlight = {
   /** Paths being written into the content folder right now. */
   paths: Set<string>
   /**
-   * Test seam: a disk fault to raise instead of the staged file's next write. A full disk
-   * (ENOSPC) or a failing one (EIO) cannot be produced unprivileged in a test.
+   * Test seam: a disk fault to raise instead of the next write of a received file (an upload
+   * being staged, a backup file for restore or import). A full disk (ENOSPC) or a failing one
+   * (EIO) cannot be produced unprivileged in a test.
    */
   stagingWriteFault?: () => Error | undefined
   /** Test seam: the same, for the copy of a checked file into the content folder. */

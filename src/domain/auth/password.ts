@@ -25,21 +25,42 @@ export async function verifyAdminPassword(
 }
 
 /**
+ * A generated password not yet shown by a start that served. Kept in clear only until then: a
+ * first start that fails before it listens (a taken port) must not take the password with it.
+ */
+const PENDING_KEY = 'generated_password_pending'
+
+/**
  * At start: an explicit password replaces the stored one; on a first start without one a random
- * password is generated and printed once (it is never logged again, only its hash is kept).
+ * password is generated (only its hash is used from then on) and kept to be shown by
+ * announcePendingPassword once the server serves.
  */
 export async function ensureAdminPassword(
   settings: SettingsStore,
   configured: string | undefined,
-  announce: (line: string) => void = (line) => process.stdout.write(line + '\n'),
 ): Promise<void> {
   if (configured !== undefined) {
     await setAdminPassword(settings, configured)
+    if (settings.getInternal<string>(PENDING_KEY)) settings.setInternal(PENDING_KEY, null)
     return
   }
   if (settings.getInternal<string>(HASH_KEY) !== undefined) return
   const generated = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64url')
   await setAdminPassword(settings, generated)
-  announce(`Tankobun: generated admin password (shown once): ${generated}`)
+  settings.setInternal(PENDING_KEY, generated)
   log.info('generated an admin password on first start')
+}
+
+/**
+ * Once the server listens: prints the generated password if no start that served has shown it
+ * yet, then forgets it (never logged; only its hash is kept).
+ */
+export function announcePendingPassword(
+  settings: SettingsStore,
+  announce: (line: string) => void = (line) => process.stdout.write(line + '\n'),
+): void {
+  const pending = settings.getInternal<string>(PENDING_KEY)
+  if (!pending) return
+  announce(`Tankobun: generated admin password (shown once): ${pending}`)
+  settings.setInternal(PENDING_KEY, null)
 }

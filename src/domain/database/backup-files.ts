@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
+import { couldNotStore } from '../disk-faults.ts'
 import type { BackupDocument } from './backup-document.ts'
 
 const log = createLogger('backup')
@@ -102,7 +103,7 @@ function sweepOrphanUploads(deps: Pick<Deps, 'jobs'>, dir: string): void {
  * Uploads left behind by jobs a crash cut short are swept first.
  */
 export async function receiveBackupUpload(
-  deps: Pick<Deps, 'config' | 'jobs'>,
+  deps: Pick<Deps, 'config' | 'jobs' | 'uploads'>,
   content: AsyncIterable<Uint8Array>,
 ): Promise<string> {
   const dir = backupsDir(deps.config)
@@ -110,10 +111,20 @@ export async function receiveBackupUpload(
   sweepOrphanUploads(deps, dir)
   const name = `upload-${crypto.randomUUID()}.json`
   const temp = join(dir, `.${name}.tmp`)
-  const file = await open(temp, 'w')
+  // The disk's faults become a 500 naming them (a full disk is not a malformed body); a failure
+  // of `content` (the client went away) is rethrown as it is.
+  const stored = <T>(write: Promise<T>) =>
+    write.catch((error: unknown) => {
+      throw couldNotStore('backup', error, log)
+    })
+  const file = await stored(open(temp, 'w'))
   try {
-    for await (const chunk of content) await file.write(chunk)
-    await file.close()
+    for await (const chunk of content) {
+      const fault = deps.uploads.stagingWriteFault?.()
+      await stored(fault ? Promise.reject(fault) : file.write(chunk))
+    }
+    // Closing flushes: it can fail on a full disk as a write can.
+    await stored(file.close())
     renameSync(temp, join(dir, name))
   } catch (error) {
     await file.close().catch(() => undefined)

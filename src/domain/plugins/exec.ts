@@ -14,11 +14,12 @@ import { requirePlugin } from './settings.ts'
 
 /**
  * One plugin as asked, or (`auto`) the enabled metadata plugins over newly catalogued archives (a
- * scan's write batch is one job). `{auto, id}` is the one-archive form an earlier version queued.
+ * scan's write batch is one job). `{auto, id}` is the one-archive form an earlier version queued;
+ * `resumed`: queued again at start after a crash cut it (once only).
  */
 export type PluginExecArgs =
   | { plugin: string; id?: string; arg?: string }
-  | { auto: true; ids: string[] }
+  | { auto: true; ids: string[]; resumed?: true }
   | { auto: true; id: string }
 
 /** What a metadata run changed: the tags it added (not those the archive had), title, summary. */

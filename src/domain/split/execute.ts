@@ -2,7 +2,8 @@
 // to a free name), catalogued with the original's tags, summary, static categories, the
 // bookmarks of its pages and the reading progress when its page is among them. The original is
 // deleted, when asked, only once every output is catalogued; a failure before that removes the
-// outputs written so far and leaves it untouched.
+// outputs written so far and leaves it untouched. A journal (journal.ts) lets the next start do
+// the same after a crash.
 import { link, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Deps } from '../../deps.ts'
@@ -30,6 +31,7 @@ import { deleteArchiveRows, patchArchive } from '../archives/save.ts'
 import { deleteThumbnails } from '../archives/thumbnails.ts'
 import { createCbzFile } from './cbz-file.ts'
 import { assertOriginalCarried, checkOutputs, fileNameOf, type SplitOutput } from './plan.ts'
+import { openSplitJournal, type SplitJournal } from './journal.ts'
 import { readSplitSource, type SplitSource } from './source.ts'
 
 const log = createLogger('split')
@@ -90,6 +92,28 @@ export async function executeSplit(
   const archive = findArchive(deps.db, request.id)
   if (!archive || archive.unlinked) throw fail.not_found(`No archive with ID ${request.id}.`)
   const written: Written[] = []
+  const journal = await openSplitJournal(deps.config.tempDir, {
+    id: archive.id,
+    path: archive.path,
+  })
+  try {
+    await writeOutputs(deps, archive, request, written, journal, report, signal)
+    if (request.deleteOriginal) await deleteOriginal(deps, archive, written, journal)
+  } finally {
+    await journal.close()
+  }
+  return written.map((w) => w.id)
+}
+
+async function writeOutputs(
+  deps: Deps,
+  archive: ArchiveRow,
+  request: SplitRequest,
+  written: Written[],
+  journal: SplitJournal,
+  report: (progress: SplitProgress) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   await deps.locks.withLock(archive.id, async () => {
     const source = await readSplitSource(deps, archive)
     try {
@@ -104,7 +128,7 @@ export async function executeSplit(
           pagesDone++
           report({ outputIndex, outputs: outputs.length, pagesDone, pages })
         }
-        written.push(await writeOutput(deps, source, output, inherited, onPage, signal))
+        written.push(await writeOutput(deps, source, output, inherited, journal, onPage, signal))
       }
     } catch (error) {
       await removeWritten(deps, written)
@@ -113,8 +137,6 @@ export async function executeSplit(
       await source.dispose()
     }
   })
-  if (request.deleteOriginal) await deleteOriginal(deps, archive, written)
-  return written.map((w) => w.id)
 }
 
 /**
@@ -122,12 +144,21 @@ export async function executeSplit(
  * outputs take its place there first, in order. If the delete is refused, the Tankoubons get
  * their member lists back and the outputs go, not the original.
  */
-async function deleteOriginal(deps: Deps, archive: ArchiveRow, written: Written[]): Promise<void> {
+async function deleteOriginal(
+  deps: Deps,
+  archive: ArchiveRow,
+  written: Written[],
+  journal: SplitJournal,
+): Promise<void> {
   const outputIds = written.map((w) => w.id)
   const tanks = tankoubonsHolding(deps.db, archive.id).map((id) => ({
     id,
     members: listTankMembers(deps.db, id),
   }))
+  await journal.update((state) => {
+    state.phase = 'deleting'
+    state.tanks = tanks
+  })
   const replace = (lists: { id: string; members: string[] }[]) =>
     commit(deps, (w) => {
       // A new member list moves every global page: the cover goes back to the first member's.
@@ -158,6 +189,7 @@ async function writeOutput(
   source: SplitSource,
   output: SplitOutput,
   inherited: Inherited,
+  journal: SplitJournal,
   onPage: () => void,
   signal?: AbortSignal,
 ): Promise<Written> {
@@ -187,6 +219,7 @@ async function writeOutput(
       const info = await stat(tempPath)
       const written = await deps.placement.alone(async () => {
         const finalPath = await freePath(deps, folder, fileNameOf(output.name))
+        await journal.update((state) => state.outputs.push({ id, path: finalPath }))
         commit(deps, (w) => {
           insertCatalogRow(
             deps,

@@ -21,6 +21,12 @@ export const pluginExecJob = (deps: Deps) =>
       'auto' in args
         ? autoKey('ids' in args ? args.ids : [args.id])
         : `plugin_exec:${JSON.stringify([args.plugin, args.id ?? null, args.arg ?? null])}`,
+    // A batch a crash or stop cut runs again at the next start, whole (tags merge, so archives it
+    // had done are unchanged); only once, so a batch that kills the server cannot loop.
+    resumeInterrupted: (args) =>
+      'auto' in args && !('resumed' in args)
+        ? { auto: true, ids: 'ids' in args ? args.ids : [args.id], resumed: true }
+        : null,
     async run(ctx, args) {
       const result = await execPluginJob(deps, args, (fraction) => ctx.progress(fraction))
       ctx.progress(1)
