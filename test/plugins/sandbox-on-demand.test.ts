@@ -28,7 +28,9 @@ describe('the plugin sandbox on demand', () => {
       {
         await using first = await startTestServer({
           root,
-          beforeStart: (dir) => makeCbz(join(dir, 'Some Title.cbz')),
+          beforeStart: async (dir) => {
+            await makeCbz(join(dir, 'Some Title.cbz'))
+          },
         })
         await first.deps.plugins.ready()
       }
