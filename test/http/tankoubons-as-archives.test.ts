@@ -103,8 +103,8 @@ describe('archive routes with a TANK_ id, tankoubons_as_archives on', () => {
     const old = await app.json(`/api/archives/${tank}`, { cookie })
     expect(old.body).toEqual(body)
     const search = await app.json('/api/search?filter=Long', { cookie })
-    const { toc: _toc, ...card } = body
-    expect(search.body.data).toEqual([card])
+    // A search card's toc is [] (docs/search.md); its chapters are in its metadata.
+    expect(search.body.data).toEqual([{ ...body, toc: [] }])
   })
 
   it('lists the pages in global order, each URL fetching its member page', async () => {
