@@ -8,6 +8,8 @@ import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { AppError } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
+import type { PageBody } from '../../archive/types.ts'
+import { createByteBudget } from '../../model/byte-budget.ts'
 import { pageEtag } from './pages.ts'
 
 const log = createLogger('archives')
@@ -17,6 +19,10 @@ export const MIN_RESIZE_WIDTH = 64
 export const MAX_RESIZE_WIDTH = 4096
 /** Bytes the cache may hold before its least recently used copies are removed. */
 export const RESIZE_CACHE_BYTES = 512 * 1024 * 1024
+/** Bytes of original pages held at once for resizing; more requests wait their turn. */
+export const RESIZE_BYTES_IN_FLIGHT = 256 * 1024 * 1024
+
+const resizeBudget = createByteBudget(RESIZE_BYTES_IN_FLIGHT)
 
 export type ResizedPage = { bytes: Uint8Array; contentType: string; etag: string }
 
@@ -108,7 +114,7 @@ export async function resizedPage(
   deps: Deps,
   row: ArchiveRow,
   entry: string,
-  bytes: Uint8Array,
+  openPage: () => Promise<PageBody>,
   width: number,
   options: { cacheBytes?: number } = {},
 ): Promise<ResizedPage | null> {
@@ -127,18 +133,27 @@ export async function resizedPage(
     remember(cache, name, file.size)
     return { bytes: new Uint8Array(await file.arrayBuffer()), contentType, etag }
   }
+  const sizeKey = pageEtag(row, entry)
+  const known = deps.dimensions.get(sizeKey)
+  if (known && (known.width <= width || known.width === 0)) return null
+  const page = await openPage()
   try {
-    const sizeKey = pageEtag(row, entry)
-    let size = deps.dimensions.get(sizeKey)
-    if (!size) {
-      size = await deps.thumbnailer.dimensions(bytes)
-      deps.dimensions.set(sizeKey, size)
-    }
-    if (size.width <= width || size.width === 0) return null
-    const height = Math.max(1, Math.round((size.height * width) / size.width))
-    // The thumbnail call resizes by height and writes atomically: at this height the copy is
-    // `width` px wide (give or take rounding), in the thumbnail format.
-    await deps.thumbnailer.thumbnail(bytes, path, { format, height })
+    // The page is held whole while it is measured and resized: bounded across requests.
+    const made = await resizeBudget.use(page.size, async () => {
+      const bytes = await new Response(page.body).bytes()
+      let size = known
+      if (!size) {
+        size = await deps.thumbnailer.dimensions(bytes)
+        deps.dimensions.set(sizeKey, size)
+      }
+      if (size.width <= width || size.width === 0) return false
+      const height = Math.max(1, Math.round((size.height * width) / size.width))
+      // The thumbnail call resizes by height and writes atomically: at this height the copy is
+      // `width` px wide (give or take rounding), in the thumbnail format.
+      await deps.thumbnailer.thumbnail(bytes, path, { format, height })
+      return true
+    })
+    if (!made) return null
   } catch (error) {
     if (!(error instanceof AppError)) throw error
     log.warn('page not resized, sent as it is', { id: row.id, page: entry, error: error.message })
