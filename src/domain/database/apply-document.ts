@@ -95,13 +95,8 @@ function archivePatch(
   return changed ? patch : null
 }
 
-/** Writes `doc` through the writers; answers what it did. */
-export function applyBackupDocument(
-  w: Write,
-  doc: BackupDocument,
-  options: ApplyOptions,
-): ApplyCounts {
-  const counts: ApplyCounts = {
+export function emptyCounts(): ApplyCounts {
+  return {
     updated: 0,
     matched_by_filename: 0,
     skipped_missing: 0,
@@ -114,37 +109,52 @@ export function applyBackupDocument(
     tankoubons_skipped: 0,
     skipped_memberships: 0,
   }
-  const clean = options.clean ?? ((text: string) => text)
+}
+
+/** Writes `doc` through the writers; answers what it did. */
+export function applyBackupDocument(
+  w: Write,
+  doc: BackupDocument,
+  options: ApplyOptions,
+): ApplyCounts {
+  const counts = emptyCounts()
   const local = matchArchives(w, doc.archives)
-
-  for (const record of doc.archives) {
-    const id = local.get(record.arcid)
-    const row = id === undefined ? undefined : findArchive(w.db, id)
-    if (!row) {
-      counts.skipped_missing++
-      continue
-    }
-    const patch = archivePatch(row, record, options)
-    if (!patch) {
-      counts.skipped_existing++
-      continue
-    }
-    patchArchive(w, row.id, patch)
-    counts.updated++
-    if (row.id !== record.arcid) counts.matched_by_filename++
-  }
-
+  for (const record of doc.archives) applyArchive(w, record, local, options, counts)
   // Tankoubons first: categories may list them.
-  for (const tank of doc.tankoubons) applyTankoubon(w, tank, local, options, clean, counts)
-  for (const category of doc.categories) applyCategory(w, category, local, options, clean, counts)
+  for (const tank of doc.tankoubons) applyTankoubon(w, tank, local, options, counts)
+  for (const category of doc.categories) applyCategory(w, category, local, options, counts)
   return counts
+}
+
+/** The document's metadata on its archive here (`local`: matchArchives), if any. */
+export function applyArchive(
+  w: Write,
+  record: BackupArchive,
+  local: Map<string, string>,
+  options: ApplyOptions,
+  counts: ApplyCounts,
+): void {
+  const id = local.get(record.arcid)
+  const row = id === undefined ? undefined : findArchive(w.db, id)
+  if (!row) {
+    counts.skipped_missing++
+    return
+  }
+  const patch = archivePatch(row, record, options)
+  if (!patch) {
+    counts.skipped_existing++
+    return
+  }
+  patchArchive(w, row.id, patch)
+  counts.updated++
+  if (row.id !== record.arcid) counts.matched_by_filename++
 }
 
 /**
  * The library's id for each archive of the document: its own when the library has it, else the
  * one archive here with its file name (never one the document names under its own id).
  */
-function matchArchives(w: Write, records: readonly BackupArchive[]): Map<string, string> {
+export function matchArchives(w: Write, records: readonly BackupArchive[]): Map<string, string> {
   const out = new Map<string, string>()
   const named = new Set(records.map((r) => r.arcid))
   let byFilename: Map<string, string[]> | undefined
@@ -170,7 +180,7 @@ function matchArchives(w: Write, records: readonly BackupArchive[]): Map<string,
 }
 
 /** Member ids mapped to this library's archives; ids with nothing behind them are dropped. */
-function mapMembers(
+export function mapMembers(
   w: Write,
   ids: readonly string[],
   local: Map<string, string>,
@@ -195,14 +205,14 @@ function mapMembers(
   return out
 }
 
-function applyTankoubon(
+export function applyTankoubon(
   w: Write,
   tank: BackupTankoubon,
   local: Map<string, string>,
   options: ApplyOptions,
-  clean: (text: string) => string,
   counts: ApplyCounts,
 ): void {
+  const clean = options.clean ?? ((text: string) => text)
   const members = mapMembers(w, tank.archives, local, counts)
   const name = clean(tank.name).trim() || tank.tankid
   const summary = clean(tank.summary ?? '')
@@ -235,14 +245,14 @@ function applyTankoubon(
   counts.tankoubons_updated++
 }
 
-function applyCategory(
+export function applyCategory(
   w: Write,
   category: BackupCategory,
   local: Map<string, string>,
   options: ApplyOptions,
-  clean: (text: string) => string,
   counts: ApplyCounts,
 ): void {
+  const clean = options.clean ?? ((text: string) => text)
   const search = clean(category.search ?? '').trim()
   // A dynamic category has no members (LANraragi's restore skips them too).
   const members = search === '' ? mapMembers(w, category.archives ?? [], local, counts) : []

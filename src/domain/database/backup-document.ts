@@ -7,6 +7,9 @@ import { listBackupArchiveRows } from '../../db/repos/database.repo.ts'
 import { findTankoubonsWithMembers } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { isArchiveId, isCategoryId, isTankoubonId } from '../../model/ids.ts'
+import { MAX_METADATA_TEXT_LENGTH, MAX_TITLE_LENGTH } from '../archives/metadata-text.ts'
+import { MAX_CATEGORY_NAME_LENGTH } from '../collections/categories.ts'
+import { MAX_TANKOUBON_NAME_LENGTH } from '../collections/tankoubons.ts'
 
 export type BackupArchive = {
   arcid: string
@@ -44,6 +47,12 @@ export type BackupDocument = {
 }
 
 const THUMBHASH = /^[0-9a-f]{40}$/
+
+/**
+ * Members a category or Tankoubon of a document may list. The API adds members a few at a time;
+ * a document listing a million made one restore hold the server for 13 minutes.
+ */
+export const MAX_RESTORE_MEMBERS = 100_000
 
 /** The whole library as a backup document: hidden archives included, their metadata is theirs. */
 export function buildBackupDocument(db: Db): BackupDocument {
@@ -97,10 +106,19 @@ function stringField(record: Json, key: string, where: string, fallback = ''): s
   return v
 }
 
+/** stringField, refused past `max` (the API's own cap on that field) before anything is written. */
+function cappedField(record: Json, key: string, where: string, max: number): string {
+  const v = stringField(record, key, where)
+  if (v.trim().length > max) throw bad(`${where} '${key}' is longer than ${max} characters.`)
+  return v
+}
+
 function idList(record: Json, where: string, accept: (id: string) => boolean): string[] {
   const v = record.archives
   if (v === undefined || v === null) return []
   if (!Array.isArray(v)) throw bad(`${where} archives must be an array.`)
+  if (v.length > MAX_RESTORE_MEMBERS)
+    throw bad(`${where} lists more than ${MAX_RESTORE_MEMBERS} members.`)
   return v.map((id) => {
     const lower = typeof id === 'string' && !id.startsWith('TANK_') ? id.toLowerCase() : id
     if (typeof lower !== 'string' || !accept(lower))
@@ -157,9 +175,9 @@ export function parseBackupDocument(text: string): BackupDocument {
     const thumbhash = stringField(raw, 'thumbhash', where)
     return {
       arcid,
-      title: stringField(raw, 'title', where),
-      tags: stringField(raw, 'tags', where),
-      summary: stringField(raw, 'summary', where),
+      title: cappedField(raw, 'title', where, MAX_TITLE_LENGTH),
+      tags: cappedField(raw, 'tags', where, MAX_METADATA_TEXT_LENGTH),
+      summary: cappedField(raw, 'summary', where, MAX_METADATA_TEXT_LENGTH),
       filename: stringField(raw, 'filename', where),
       thumbhash: THUMBHASH.test(thumbhash) ? thumbhash : null,
       toc: tocField(raw),
@@ -172,8 +190,8 @@ export function parseBackupDocument(text: string): BackupDocument {
       throw bad(`${where} has an invalid catid.`)
     const category: BackupCategory = {
       catid: raw.catid,
-      name: stringField(raw, 'name', where),
-      search: stringField(raw, 'search', where),
+      name: cappedField(raw, 'name', where, MAX_CATEGORY_NAME_LENGTH),
+      search: cappedField(raw, 'search', where, MAX_METADATA_TEXT_LENGTH),
       archives: idList(raw, where, (id) => isArchiveId(id) || isTankoubonId(id)),
     }
     if (typeof raw.pinned === 'boolean' || raw.pinned === 0 || raw.pinned === 1)
@@ -189,9 +207,9 @@ export function parseBackupDocument(text: string): BackupDocument {
         throw bad(`${where} has an invalid tankid.`)
       return {
         tankid: raw.tankid,
-        name: stringField(raw, 'name', where),
-        summary: stringField(raw, 'summary', where),
-        tags: stringField(raw, 'tags', where),
+        name: cappedField(raw, 'name', where, MAX_TANKOUBON_NAME_LENGTH),
+        summary: cappedField(raw, 'summary', where, MAX_METADATA_TEXT_LENGTH),
+        tags: cappedField(raw, 'tags', where, MAX_METADATA_TEXT_LENGTH),
         archives: idList(raw, where, isArchiveId),
       }
     },
