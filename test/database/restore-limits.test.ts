@@ -85,6 +85,39 @@ describe('POST /api/database/restore', () => {
     expect(body).toEqual([])
   })
 
+  it('refuses a category or Tankoubon without a name, as the API does', async () => {
+    for (const [doc, error] of [
+      [{ archives: [], categories: [{ catid: 'SET_1700000000', name: ' ' }] }, 'category 1'],
+      [
+        {
+          archives: [],
+          categories: [],
+          tankoubons: [{ tankid: 'TANK_1700000000', name: '', archives: [] }],
+        },
+        'tankoubon 1',
+      ],
+    ] as const) {
+      const { status, body } = await upload(doc)
+      expect(status).toBe(400)
+      expect(body.error).toBe(`Invalid backup: ${error} has no name.`)
+    }
+  })
+
+  it('keeps toc entries within the pages, and reads a line break in tags as a separator', async () => {
+    const id = (await app.idsByTitle(cookie))['Alpha']!
+    const toc = JSON.stringify({ '2': 'Two', '9': 'Past the end', '3': 'x'.repeat(257) })
+    const { status, body } = await upload({
+      archives: [archive({ arcid: id, title: 'Alpha', tags: 'artist:a\nseries:b\r\nc', toc })],
+      categories: [],
+    })
+    expect(status).toBe(200)
+    const job = await app.deps.jobs.waitFor(body.job)
+    expect(job.state).toBe('finished')
+    const meta = (await app.json(`/api/archives/${id}/metadata`, { cookie })).body
+    expect(meta.toc).toEqual([{ name: 'Two', page: 2 }])
+    expect(meta.tags).toBe('artist:a, series:b, c')
+  })
+
   it('PUT metadata refuses a title past the same cap', async () => {
     const id = (await app.idsByTitle(cookie))['Alpha']!
     const { status, body } = await app.json(`/api/archives/${id}/metadata`, {

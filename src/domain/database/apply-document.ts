@@ -67,6 +67,14 @@ function isUntouched(row: { title: string; filename: string; tags: string; summa
   )
 }
 
+/** The toc's entries within the archive's pages (the API refuses a page past the end), or null. */
+function tocWithin(toc: string, pagecount: number): string | null {
+  const entries = Object.entries(JSON.parse(toc) as Record<string, string>)
+  const kept = entries.filter(([page]) => Number(page) <= pagecount)
+  if (kept.length === 0) return null
+  return kept.length === entries.length ? toc : JSON.stringify(Object.fromEntries(kept))
+}
+
 function archivePatch(
   row: NonNullable<ReturnType<typeof findArchive>>,
   record: BackupArchive,
@@ -86,7 +94,8 @@ function archivePatch(
           tags: unionTags(row.tags, tags),
           summary: row.summary === '' ? summary : row.summary,
         }
-  if (record.toc && (mode === 'overwrite' || row.toc === '{}')) patch.toc = record.toc
+  const toc = record.toc ? tocWithin(record.toc, row.pagecount) : null
+  if (toc && (mode === 'overwrite' || row.toc === '{}')) patch.toc = toc
   // The hash of the cover the file's id made there; ours is set again whenever a cover is made.
   if (row.thumbhash === null && record.thumbhash) patch.thumbhash = record.thumbhash
   const changed = (Object.keys(patch) as (keyof ArchivePatch)[]).some(

@@ -7,7 +7,9 @@ import { listBackupArchiveRows } from '../../db/repos/database.repo.ts'
 import { findTankoubonsWithMembers } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { isArchiveId, isCategoryId, isTankoubonId } from '../../model/ids.ts'
+import { MAX_TOC_TITLE_CHARS } from '../archives/edit.ts'
 import { MAX_METADATA_TEXT_LENGTH, MAX_TITLE_LENGTH } from '../archives/metadata-text.ts'
+import { LINE_BREAKS } from '../../model/tags.ts'
 import { MAX_CATEGORY_NAME_LENGTH } from '../collections/categories.ts'
 import { MAX_TANKOUBON_NAME_LENGTH } from '../collections/tankoubons.ts'
 
@@ -106,6 +108,21 @@ function stringField(record: Json, key: string, where: string, fallback = ''): s
   return v
 }
 
+/** A name the API would take: present and not blank (it refuses an empty one). */
+function nameField(record: Json, where: string, max: number): string {
+  const name = cappedField(record, 'name', where, max)
+  if (name.trim() === '') throw bad(`${where} has no name.`)
+  return name
+}
+
+/**
+ * Tags as a document lists them. A line break separates two tags here: the API deletes line
+ * breaks as LANraragi does, which would merge `a:b<newline>c:d` into one tag.
+ */
+function tagsField(record: Json, where: string): string {
+  return cappedField(record, 'tags', where, MAX_METADATA_TEXT_LENGTH).replace(LINE_BREAKS, ',')
+}
+
 /** stringField, refused past `max` (the API's own cap on that field) before anything is written. */
 function cappedField(record: Json, key: string, where: string, max: number): string {
   const v = stringField(record, key, where)
@@ -130,7 +147,8 @@ function idList(record: Json, where: string, accept: (id: string) => boolean): s
 /**
  * LANraragi writes toc as a JSON string of page -> title; an object is taken too. Like LANraragi,
  * which reads a broken toc as none, a bad toc is dropped rather than refusing the whole backup,
- * and so is an entry that is not a page and a title.
+ * and so is an entry that is not a page and a title, or whose title the API would refuse as too
+ * long. Pages past the archive's end are dropped when it is written (apply-document.ts).
  */
 function tocField(record: Json): string | null {
   const v = record.toc
@@ -145,7 +163,12 @@ function tocField(record: Json): string | null {
   if (!isObject(parsed)) return null
   const toc: Record<string, string> = {}
   for (const [page, title] of Object.entries(parsed))
-    if (/^[1-9][0-9]{0,8}$/.test(page) && typeof title === 'string') toc[page] = title
+    if (
+      /^[1-9][0-9]{0,8}$/.test(page) &&
+      typeof title === 'string' &&
+      [...title].length <= MAX_TOC_TITLE_CHARS
+    )
+      toc[page] = title
   return Object.keys(toc).length > 0 ? JSON.stringify(toc) : null
 }
 
@@ -176,7 +199,7 @@ export function parseBackupDocument(text: string): BackupDocument {
     return {
       arcid,
       title: cappedField(raw, 'title', where, MAX_TITLE_LENGTH),
-      tags: cappedField(raw, 'tags', where, MAX_METADATA_TEXT_LENGTH),
+      tags: tagsField(raw, where),
       summary: cappedField(raw, 'summary', where, MAX_METADATA_TEXT_LENGTH),
       filename: stringField(raw, 'filename', where),
       thumbhash: THUMBHASH.test(thumbhash) ? thumbhash : null,
@@ -190,7 +213,7 @@ export function parseBackupDocument(text: string): BackupDocument {
       throw bad(`${where} has an invalid catid.`)
     const category: BackupCategory = {
       catid: raw.catid,
-      name: cappedField(raw, 'name', where, MAX_CATEGORY_NAME_LENGTH),
+      name: nameField(raw, where, MAX_CATEGORY_NAME_LENGTH),
       search: cappedField(raw, 'search', where, MAX_METADATA_TEXT_LENGTH),
       archives: idList(raw, where, (id) => isArchiveId(id) || isTankoubonId(id)),
     }
@@ -207,9 +230,9 @@ export function parseBackupDocument(text: string): BackupDocument {
         throw bad(`${where} has an invalid tankid.`)
       return {
         tankid: raw.tankid,
-        name: cappedField(raw, 'name', where, MAX_TANKOUBON_NAME_LENGTH),
+        name: nameField(raw, where, MAX_TANKOUBON_NAME_LENGTH),
         summary: cappedField(raw, 'summary', where, MAX_METADATA_TEXT_LENGTH),
-        tags: cappedField(raw, 'tags', where, MAX_METADATA_TEXT_LENGTH),
+        tags: tagsField(raw, where),
         archives: idList(raw, where, isArchiveId),
       }
     },
