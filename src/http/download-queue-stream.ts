@@ -3,7 +3,7 @@
 // items each built and held their own: 940 MB, 29 s to open), and each credential may keep only
 // a few streams open.
 import type { Deps } from '../deps.ts'
-import type { Caller } from '../domain/auth/caller.ts'
+import { isAdmin, type Caller } from '../domain/auth/caller.ts'
 import { listQueue } from '../domain/downloads/queue.ts'
 import { itemOfJob } from '../domain/downloads/runtime.ts'
 import { fail } from '../errors.ts'
@@ -17,8 +17,11 @@ const PROGRESS_DELTA_MS = 250
 export const MAX_QUEUE_STREAMS_PER_CREDENTIAL = 8
 
 type StreamState = {
-  /** The encoded `full` event of the current queue, null once a write changed it. */
-  full: Uint8Array | null
+  /**
+   * The encoded `full` event of the current queue, with URL credentials shown (admins) and
+   * hidden (other readers); null once a write changed the queue.
+   */
+  full: { shown: Uint8Array | null; hidden: Uint8Array | null }
   open: Map<string, number>
 }
 
@@ -27,9 +30,9 @@ const states = new WeakMap<Deps, StreamState>()
 function stateOf(deps: Deps): StreamState {
   let state = states.get(deps)
   if (!state) {
-    const created: StreamState = { full: null, open: new Map() }
+    const created: StreamState = { full: { shown: null, hidden: null }, open: new Map() }
     // Subscribed before any stream, so a write drops the snapshot before streams see its delta.
-    const stale = () => void (created.full = null)
+    const stale = () => void (created.full = { shown: null, hidden: null })
     deps.events.subscribe('download.saved', stale)
     deps.events.subscribe('download.removed', stale)
     states.set(deps, (state = created))
@@ -71,14 +74,16 @@ export function queueStream(
   }
   return sseResponse((sink) => {
     // Read and subscribed in one tick: no write can fall between the list and the deltas.
-    state.full ??= encodeSseEvent('full', {
+    const credentials = isAdmin(caller)
+    const key = credentials ? 'shown' : 'hidden'
+    const full = (state.full[key] ??= encodeSseEvent('full', {
       type: 'full',
-      items: listQueue(deps).map(toWireDownloadItem),
-    })
-    sink.sendEncoded(state.full)
+      items: listQueue(deps).map((row) => toWireDownloadItem(row, credentials)),
+    }))
+    sink.sendEncoded(full)
     const lastProgress = new Map<string, number>()
     const onSaved = (event: EventOf<'download.saved'>) => {
-      const item = toWireDownloadItem(event.row)
+      const item = toWireDownloadItem(event.row, credentials)
       sink.send(
         'delta',
         event.created

@@ -3,6 +3,7 @@
 // POST /api/download_url. The comparison routes are download-compare.ts.
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
+import { isAdmin } from '../../domain/auth/caller.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
 import { requestParam } from '../params.ts'
@@ -38,12 +39,15 @@ const wireOutcome = (outcome: IngestOutcome) =>
 export const downloadQueueRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.download-queue' })
     .use(requestContext(deps))
-    .get('/api/download_queue', () => ({ items: listQueue(deps).map(toWireDownloadItem) }))
+    .get('/api/download_queue', ({ caller }) => {
+      const credentials = isAdmin(caller)
+      return { items: listQueue(deps).map((row) => toWireDownloadItem(row, credentials)) }
+    })
     .post(
       '/api/download_queue',
       async ({ body }) => {
         const { added, rejected } = await addToQueue(deps, body.items)
-        return ok({ added: added.map(toWireDownloadItem), rejected })
+        return ok({ added: added.map((row) => toWireDownloadItem(row, true)), rejected })
       },
       { body: DownloadModel.addBody },
     )
@@ -73,7 +77,7 @@ export const downloadQueueRoutes = (deps: Deps) =>
     .patch(
       '/api/download_queue/:id',
       async ({ params, body }) =>
-        ok({ item: toWireDownloadItem(await editQueueItem(deps, params.id, body)) }),
+        ok({ item: toWireDownloadItem(await editQueueItem(deps, params.id, body), true) }),
       { params: DownloadModel.idParams, body: DownloadModel.editBody },
     )
     .post(
