@@ -2,7 +2,7 @@
 // fresh library, backed up, given one more tag each, and restored in-process (one transaction,
 // then the search index's updates a slice at a time, as the restore job runs it). Prints the
 // write time, the restore time and the longest event-loop stall.
-// Usage: bun bench/restore.ts [archives=10000]
+// Usage: bun bench/restore.ts [archives=10000] [categories=0] (each category lists 5 archives)
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,6 +15,7 @@ import { benchConfig } from './bench-server.ts'
 import { createCatalogue } from './catalogue.ts'
 
 const count = Number(process.argv[2] ?? 10_000)
+const categoryCount = Number(process.argv[3] ?? 0)
 const root = mkdtempSync(join(tmpdir(), 'tankobun-restore-'))
 const server = await startServer({ ...benchConfig(root), watch: false })
 try {
@@ -46,6 +47,13 @@ try {
 
   const doc = buildBackupDocument(server.deps.db)
   for (const record of doc.archives) record.tags = `${record.tags}, restored:yes`
+  for (let i = 0; i < categoryCount; i++)
+    doc.categories.push({
+      catid: `SET_${1700000000 + i}`,
+      name: `Category ${i}`,
+      search: '',
+      archives: doc.archives.slice(i % count, (i % count) + 5).map((a) => a.arcid),
+    })
   let stall = 0
   let last = performance.now()
   const ticker = setInterval(() => {
@@ -60,7 +68,8 @@ try {
   await Bun.sleep(20)
   clearInterval(ticker)
   console.log(
-    `restored ${result.updated} of ${count} in ${ms.toFixed(0)} ms ` +
+    `restored ${result.updated} of ${count} archives, ${result.categories_created} categories ` +
+      `in ${ms.toFixed(0)} ms ` +
       `(${((ms * 1000) / count).toFixed(0)} us each); longest stall ${stall.toFixed(0)} ms`,
   )
 } finally {

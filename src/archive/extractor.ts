@@ -75,6 +75,15 @@ export function createExtractor(options: ExtractorOptions): Extractor {
             return Bun.file(join(current.dir, file)).bytes()
           }
         },
+        async open(name) {
+          const file = files.get(name)!
+          let page = Bun.file(join(current.dir, file))
+          if (!(await page.exists())) {
+            current = await obtain(absPath, key)
+            page = Bun.file(join(current.dir, file))
+          }
+          return { size: page.size, body: page }
+        },
         close: async () => undefined,
       }
     },

@@ -7,12 +7,48 @@ import type { ArchiveReader } from './types.ts'
 import { assertPageOf, normalizeEntryName, unsafeReason } from './entries.ts'
 import { detectFormat } from './format.ts'
 import { DEFAULT_PAGE_CACHE_BYTES, MAX_ENTRY_BYTES, MAX_OPEN_ARCHIVES } from './limits.ts'
-import { entryTooLarge, type ArchiveSource } from './source.ts'
+import { entryTooLarge, type ArchiveSource, type PageBody } from './source.ts'
 import { openTar } from './tar.ts'
 import { openZip } from './zip.ts'
 import { createExtractor } from './extractor.ts'
 
 const log = createLogger('archive.reader')
+
+/** `stream`, calling `done` once when it ends, fails or is cancelled (the client went away). */
+function releasedWhenDone(
+  stream: ReadableStream<Uint8Array>,
+  done: () => void,
+): ReadableStream<Uint8Array> {
+  const chunks = stream.getReader()
+  let finished = false
+  const finish = () => {
+    if (finished) return
+    finished = true
+    done()
+  }
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await chunks.read()
+          if (next.done) {
+            finish()
+            controller.close()
+          } else controller.enqueue(next.value)
+        } catch (err) {
+          finish()
+          log.warn('page stream failed', { error: (err as Error).message })
+          controller.error(err)
+        }
+      },
+      async cancel(reason) {
+        finish()
+        await chunks.cancel(reason)
+      },
+    },
+    { highWaterMark: 0 },
+  )
+}
 
 export type ArchiveReaderOptions = {
   /** Extracted RAR / 7z / compressed-tar pages live under `<tempDir>/pages/`. */
@@ -135,6 +171,26 @@ export function createArchiveReader(options: ArchiveReaderOptions): ArchiveReade
         assertPageOf(source.pageSet, entryName)
         return source.read(entryName)
       }),
+    async openPage(absPath, entryName) {
+      const slot = await acquire(resolve(absPath))
+      let page: PageBody
+      try {
+        const source = await slot.source
+        assertPageOf(source.pageSet, entryName)
+        page = await source.open(entryName)
+      } catch (err) {
+        release(slot)
+        if (err instanceof AppError) throw err
+        const message = `unreadable archive: ${(err as Error).message}`
+        throw new AppError('unprocessable', message, undefined, { cause: err })
+      }
+      if (!(page.body instanceof ReadableStream)) {
+        release(slot)
+        return page
+      }
+      // A stream reads through the archive's open handle: keep it open until the stream is done.
+      return { size: page.size, body: releasedWhenDone(page.body, () => release(slot)) }
+    },
     async readEntry(absPath, name, maxBytes) {
       const entryName = normalizeEntryName(name)
       const reason = entryName === '' || entryName.endsWith('/') ? 'not a file' : unsafeReason(name)

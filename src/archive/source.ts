@@ -7,6 +7,16 @@ import {
   MIN_RATIO_CHECK_BYTES,
 } from './limits.ts'
 
+/**
+ * A page to send without holding it in memory: a slice of a file on disk (stored zip entries,
+ * tar entries, extracted pages; Bun sends it from the file) or a stream (inflated zip entries).
+ * Small inflated entries come as bytes: read whole, a damaged one still gets an error answer.
+ */
+export type PageBody = {
+  size: number
+  body: Blob | ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>
+}
+
 export type ArchiveSource = {
   /** Page entry names in natural order. */
   pages: string[]
@@ -17,6 +27,8 @@ export type ArchiveSource = {
   files?: string[]
   /** Bytes of one entry of `pages`; the caller has already checked the name. */
   read(entryName: string): Promise<Uint8Array<ArrayBuffer>>
+  /** The same entry as a body to stream; a stream must be read to its end or cancelled. */
+  open(entryName: string): Promise<PageBody>
   /**
    * Any file entry by its normalized name, null when there is none; the caller has checked the
    * name is safe. Absent when the format keeps only pages (extracted archives).

@@ -133,6 +133,10 @@ export async function openTar(absPath: string): Promise<ArchiveSource> {
         const entry = byName.get(name)!
         return readAt(handle, entry.offset, entry.size)
       },
+      open: async (name) => {
+        const { offset, size } = byName.get(name)!
+        return { size, body: Bun.file(absPath).slice(offset, offset + size) }
+      },
       async readOther(name, maxBytes) {
         const entry = byName.get(name)
         if (!entry || entry.isDirectory) return null

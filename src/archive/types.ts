@@ -1,4 +1,7 @@
 // What the rest of the server needs from archive files (implemented in src/archive/).
+import type { PageBody } from './source.ts'
+
+export type { PageBody }
 export type ArchiveFormat = 'zip' | 'tar' | 'rar' | '7z' | 'tar.gz' | 'tar.bz2' | 'tar.xz'
 
 export type ArchiveReader = {
@@ -20,6 +23,12 @@ export type ArchiveReader = {
    * AppError 'bad_request' when entryName is not a page of the archive.
    */
   readPage(absPath: string, entryName: string): Promise<Uint8Array<ArrayBuffer>>
+  /**
+   * The same page as a body to send without holding it whole: a file slice (stored zip entry, tar
+   * entry, extracted page) or a stream (inflated zip entry) that must be read to its end or
+   * cancelled, since it keeps the archive open. Same errors as readPage.
+   */
+  openPage(absPath: string, entryName: string): Promise<PageBody>
   /**
    * Bytes of any file entry by exact name (`ComicInfo.xml`), for plugins; null when the archive
    * has no such file. RAR / 7z / compressed tar keep only their pages once extracted, so they

@@ -6,12 +6,18 @@ import { createLogger } from '../log.ts'
 import { normalizeEntryName, selectPages } from './entries.ts'
 import { naturalCompare } from '../model/natural-sort.ts'
 import { MAX_ENTRIES, MAX_ENTRY_BYTES } from './limits.ts'
-import { checkDeclaredSizes, entryTooLarge, type ArchiveSource } from './source.ts'
+import { checkDeclaredSizes, entryTooLarge, type ArchiveSource, type PageBody } from './source.ts'
 import { openPreloadedZip, type OpenedZip } from './zip-file-reader.ts'
 
 const log = createLogger('archive.zip')
 const STORED = 0
 const DEFLATED = 8
+/**
+ * Inflated pages up to this size are read whole before answering, so a damaged one is an error
+ * answer; larger ones are streamed (an error then cuts the transfer), so readers of huge pages
+ * hold a few chunks each instead of the page.
+ */
+const INFLATE_WHOLE_BYTES = 4 * 1024 * 1024
 
 const corrupt = (err: unknown): AppError =>
   err instanceof AppError
@@ -98,6 +104,46 @@ function inflate(zip: ZipFile, entry: Entry): Promise<Uint8Array<ArrayBuffer>> {
   })
 }
 
+/** An inflating entry as a web stream pulled chunk by chunk: memory stays a few chunks deep. */
+function inflateStream(zip: ZipFile, entry: Entry): Promise<ReadableStream<Uint8Array>> {
+  return new Promise((resolve, reject) => {
+    zip.openReadStream(entry, (err, stream) => {
+      if (err) return reject(corrupt(err))
+      // yauzl checks the inflated size against the declared one (never past MAX_ENTRY_BYTES).
+      const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>
+      resolve(
+        new ReadableStream<Uint8Array>(
+          {
+            async pull(controller) {
+              const next = await chunks.next().catch((e: unknown) => {
+                throw corrupt(e)
+              })
+              if (next.done) controller.close()
+              else controller.enqueue(next.value)
+            },
+            cancel: () => void stream.destroy(),
+          },
+          { highWaterMark: 0 },
+        ),
+      )
+    })
+  })
+}
+
+async function openEntry(absPath: string, opened: OpenedZip, entry: Entry): Promise<PageBody> {
+  if (entry.compressionMethod !== STORED && entry.uncompressedSize <= INFLATE_WHOLE_BYTES)
+    return { size: entry.uncompressedSize, body: await inflate(opened.zip, entry) }
+  if (entry.compressionMethod !== STORED)
+    return { size: entry.uncompressedSize, body: await inflateStream(opened.zip, entry) }
+  const { fileDataStart } = await opened.zip
+    .readLocalFileHeaderPromise(entry, { minimal: true })
+    .catch((err: unknown) => {
+      throw corrupt(err)
+    })
+  const end = fileDataStart + entry.compressedSize
+  return { size: entry.compressedSize, body: Bun.file(absPath).slice(fileDataStart, end) }
+}
+
 function readEntry(opened: OpenedZip, entry: Entry): Promise<Uint8Array<ArrayBuffer>> {
   if (entry.compressionMethod === STORED)
     return readStored(opened, entry).catch((err: unknown) => {
@@ -152,6 +198,7 @@ export async function openZip(
       pages,
       files,
       read: (name) => readEntry(opened, byName.get(name)!),
+      open: (name) => openEntry(absPath, opened, byName.get(name)!),
       async readOther(name, maxBytes) {
         const entry = byName.get(name)
         if (!entry || name.endsWith('/') || isUnixSpecialFile(entry)) return null

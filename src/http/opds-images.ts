@@ -4,7 +4,7 @@
 import type { Deps } from '../deps.ts'
 import type { ArchiveRow } from '../domain/archives/lookup.ts'
 import type { ThumbnailOutcome } from '../domain/archives/thumbnails.ts'
-import { pageEtag, readPageBytes } from '../domain/archives/pages.ts'
+import { openPageBody, pageEtag } from '../domain/archives/pages.ts'
 import { resizedEtag, resizedPage } from '../domain/archives/page-resize.ts'
 import { pageMimeType } from '../model/formats.ts'
 import { etagMatches } from './conditional.ts'
@@ -47,16 +47,27 @@ export async function sendOpdsPage(
   for (const etag of [converted, original])
     if (etagMatches(ifNoneMatch, etag))
       return new Response(null, { status: 304, headers: { etag, 'cache-control': CACHE_CONTROL } })
-  const bytes = await readPageBytes(deps, row, entry)
   // A JPEG page not to be resized needs no look at its pixels.
   const asStored = width === Infinity && pageMimeType(entry) === 'image/jpeg'
+  const open = () => openPageBody(deps, row, entry)
   const copy = asStored
     ? null
-    : await resizedPage(deps, row, entry, bytes, width, { convert: 'jpeg' })
-  const [body, etag, type] = copy
-    ? [copy.bytes, copy.etag, copy.contentType]
-    : [bytes, original, pageMimeType(entry)]
-  return new Response(body as Uint8Array<ArrayBuffer>, {
-    headers: { etag, 'cache-control': CACHE_CONTROL, 'content-type': type },
+    : await resizedPage(deps, row, entry, open, width, { convert: 'jpeg' })
+  if (copy)
+    return new Response(copy.bytes as Uint8Array<ArrayBuffer>, {
+      headers: {
+        etag: copy.etag,
+        'cache-control': CACHE_CONTROL,
+        'content-type': copy.contentType,
+      },
+    })
+  // Streamed, as the page route sends an original.
+  const page = await open()
+  return new Response(page.body, {
+    headers: {
+      etag: original,
+      'cache-control': CACHE_CONTROL,
+      'content-type': pageMimeType(entry),
+    },
   })
 }

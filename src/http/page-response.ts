@@ -2,7 +2,7 @@
 // or a resized copy when asked for one. Shared by the archive page route and OPDS-PSE.
 import type { Deps } from '../deps.ts'
 import type { ArchiveRow } from '../domain/archives/lookup.ts'
-import { pageEtag, readPageBytes } from '../domain/archives/pages.ts'
+import { openPageBody, pageEtag } from '../domain/archives/pages.ts'
 import { resizedEtag, resizedPage } from '../domain/archives/page-resize.ts'
 import { pageMimeType } from '../model/formats.ts'
 import { etagMatches } from './conditional.ts'
@@ -26,17 +26,21 @@ export async function sendPage(
   }
   const etag = pageEtag(row, entry)
   if (etagMatches(ifNoneMatch, etag)) return notModified(etag)
-  const bytes = await readPageBytes(deps, row, entry)
-  const resized = resizing ? await resizedPage(deps, row, entry, bytes, maxWidth) : null
-  if (resized)
-    return new Response(resized.bytes as Uint8Array<ArrayBuffer>, {
-      headers: {
-        etag: resized.etag,
-        'cache-control': CACHE_CONTROL,
-        'content-type': resized.contentType,
-      },
-    })
-  return new Response(bytes as Uint8Array<ArrayBuffer>, {
+  if (resizing) {
+    const open = () => openPageBody(deps, row, entry)
+    const resized = await resizedPage(deps, row, entry, open, maxWidth)
+    if (resized)
+      return new Response(resized.bytes as Uint8Array<ArrayBuffer>, {
+        headers: {
+          etag: resized.etag,
+          'cache-control': CACHE_CONTROL,
+          'content-type': resized.contentType,
+        },
+      })
+  }
+  // Streamed: a file slice goes out with its length, an inflated entry chunked.
+  const page = await openPageBody(deps, row, entry)
+  return new Response(page.body, {
     headers: { etag, 'cache-control': CACHE_CONTROL, 'content-type': pageMimeType(entry) },
   })
 }

@@ -9,6 +9,8 @@
 export type SseSink = {
   /** Writes `event: <name>` and `data: <JSON>`; ignored once the stream is closed. */
   send(event: string, data: unknown): void
+  /** Writes an event already in wire form (encodeSseEvent), shared between streams unchanged. */
+  sendEncoded(event: Uint8Array): void
   /** Closes the stream; the producer's cleanup runs. */
   close(): void
   /** True once the client went away or close() ran. */
@@ -22,11 +24,17 @@ export type SseProducer = (sink: SseSink) => void | (() => void) | Promise<void 
 const HEARTBEAT_MS = 15_000
 
 const encoder = new TextEncoder()
+const ENCODED_SLICE_BYTES = 64 * 1024
 
 /** One event in wire form; `data` is JSON on one line (JSON.stringify never emits raw newlines). */
 export function formatSseEvent(event: string, data: unknown): string {
   if (/[\r\n]/.test(event)) throw new TypeError('An event name cannot hold a line break.')
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
+}
+
+/** One event in wire form, encoded once for streams that all send it (a shared snapshot). */
+export function encodeSseEvent(event: string, data: unknown): Uint8Array {
+  return encoder.encode(formatSseEvent(event, data))
 }
 
 /**
@@ -54,10 +62,10 @@ export function sseResponse(produce: SseProducer, signal?: AbortSignal): Respons
     run?.()
   }
 
-  const write = (text: string) => {
+  const write = (text: string | Uint8Array) => {
     if (closed) return
     try {
-      controller.enqueue(encoder.encode(text))
+      controller.enqueue(typeof text === 'string' ? encoder.encode(text) : text)
     } catch {
       finish()
     }
@@ -65,6 +73,12 @@ export function sseResponse(produce: SseProducer, signal?: AbortSignal): Respons
 
   const sink: SseSink = {
     send: (event, data) => write(formatSseEvent(event, data)),
+    // In slices of one shared buffer: the server copies what a socket cannot take yet, and would
+    // copy a whole snapshot per slow reader, where a slice is all that waits.
+    sendEncoded: (event) => {
+      for (let at = 0; at < event.length; at += ENCODED_SLICE_BYTES)
+        write(event.subarray(at, at + ENCODED_SLICE_BYTES))
+    },
     close: finish,
     get closed() {
       return closed

@@ -112,8 +112,9 @@ describe('max_width', () => {
   it('keeps the cache within its bound, least recently used first', async () => {
     const row = findArchive(app.deps.db, id)!
     const bytes = (await page('path=001.jpg')).bytes
+    const open = async () => ({ size: bytes.length, body: new Blob([bytes]) })
     const resize = async (width: number, cacheBytes?: number) =>
-      (await resizedPage(app.deps, row, '001.jpg', bytes, width, { cacheBytes }))!.bytes.length
+      (await resizedPage(app.deps, row, '001.jpg', open, width, { cacheBytes }))!.bytes.length
     // A one-byte bound keeps nothing: every copy is dropped, the new one after it is read.
     const s110 = await resize(110, 1)
     expect(cachedFiles()).toEqual([])

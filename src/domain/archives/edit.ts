@@ -6,7 +6,7 @@ import { fail } from '../../errors.ts'
 import { normalizeTags } from '../../model/tags.ts'
 import { commit } from '../commit.ts'
 import { clearNewFlags, patchArchive, type ArchivePatch } from './save.ts'
-import { editedTitle, storedText } from './metadata-text.ts'
+import { editedTitle, MAX_TITLE_LENGTH, storedText } from './metadata-text.ts'
 
 function write(deps: Deps, id: string, patch: ArchivePatch): ArchiveRow {
   const row = commit(deps, (w) => patchArchive(w, id, patch))
@@ -24,6 +24,8 @@ export function updateMetadata(
     if (fields.title !== undefined) {
       const title = editedTitle(fields.title)
       if (!title) throw fail.bad_request('Title cannot be empty.')
+      if (title.length > MAX_TITLE_LENGTH)
+        throw fail.bad_request(`Title is longer than ${MAX_TITLE_LENGTH} characters.`)
       patch.title = title
     }
     if (fields.tags !== undefined) patch.tags = normalizeTags(fields.tags)

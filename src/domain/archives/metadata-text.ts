@@ -3,6 +3,14 @@
 // line breaks (its trim_CRLF) and outer spaces. Tags get the same through model/tags.ts.
 import { LINE_BREAKS } from '../../model/tags.ts'
 
+/** Longest title the API takes (and a restore), in UTF-16 units: a title is a line of a list. */
+export const MAX_TITLE_LENGTH = 2000
+/**
+ * Longest tags or summary a restore takes, in UTF-16 units: about what one API write can carry
+ * (its body is capped at 1 MiB).
+ */
+export const MAX_METADATA_TEXT_LENGTH = 1024 * 1024
+
 /** A title or summary as stored. */
 export const storedText = (text: string): string => text.normalize('NFC')
 

@@ -8,6 +8,8 @@ import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { AppError } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
+import type { PageBody } from '../../archive/types.ts'
+import { createByteBudget } from '../../model/byte-budget.ts'
 import { pageMimeType } from '../../model/formats.ts'
 import { pageEtag } from './pages.ts'
 
@@ -18,6 +20,10 @@ export const MIN_RESIZE_WIDTH = 64
 export const MAX_RESIZE_WIDTH = 4096
 /** Bytes the cache may hold before its least recently used copies are removed. */
 export const RESIZE_CACHE_BYTES = 512 * 1024 * 1024
+/** Bytes of original pages held at once for resizing; more requests wait their turn. */
+export const RESIZE_BYTES_IN_FLIGHT = 256 * 1024 * 1024
+
+const resizeBudget = createByteBudget(RESIZE_BYTES_IN_FLIGHT)
 
 export type ResizedPage = { bytes: Uint8Array; contentType: string; etag: string }
 
@@ -112,7 +118,7 @@ export async function resizedPage(
   deps: Deps,
   row: ArchiveRow,
   entry: string,
-  bytes: Uint8Array,
+  openPage: () => Promise<PageBody>,
   width: number,
   options: { cacheBytes?: number; convert?: 'jpeg' } = {},
 ): Promise<ResizedPage | null> {
@@ -131,21 +137,30 @@ export async function resizedPage(
     remember(cache, name, file.size)
     return { bytes: new Uint8Array(await file.arrayBuffer()), contentType, etag }
   }
+  // Not wider: the original, unless it has to change format (a JPEG stays as it is).
+  const keepsFormat = !options.convert || pageMimeType(entry) === contentType
+  const sizeKey = pageEtag(row, entry)
+  const known = deps.dimensions.get(sizeKey)
+  if (known && (known.width === 0 || (known.width <= width && keepsFormat))) return null
+  const page = await openPage()
   try {
-    const sizeKey = pageEtag(row, entry)
-    let size = deps.dimensions.get(sizeKey)
-    if (!size) {
-      size = await deps.thumbnailer.dimensions(bytes)
-      deps.dimensions.set(sizeKey, size)
-    }
-    // Not wider: the original, unless it has to change format (a JPEG stays as it is).
-    const keepsFormat = !options.convert || pageMimeType(entry) === contentType
-    if (size.width === 0 || (size.width <= width && keepsFormat)) return null
-    const target = Math.min(width, size.width)
-    const height = Math.max(1, Math.round((size.height * target) / size.width))
-    // The thumbnail call resizes by height and writes atomically: at this height the copy is
-    // `target` px wide (give or take rounding), in the format chosen above.
-    await deps.thumbnailer.thumbnail(bytes, path, { format, height })
+    // The page is held whole while it is measured and resized: bounded across requests.
+    const made = await resizeBudget.use(page.size, async () => {
+      const bytes = await new Response(page.body).bytes()
+      let size = known
+      if (!size) {
+        size = await deps.thumbnailer.dimensions(bytes)
+        deps.dimensions.set(sizeKey, size)
+      }
+      if (size.width === 0 || (size.width <= width && keepsFormat)) return false
+      const target = Math.min(width, size.width)
+      const height = Math.max(1, Math.round((size.height * target) / size.width))
+      // The thumbnail call resizes by height and writes atomically: at this height the copy is
+      // `target` px wide (give or take rounding), in the format chosen above.
+      await deps.thumbnailer.thumbnail(bytes, path, { format, height })
+      return true
+    })
+    if (!made) return null
   } catch (error) {
     if (!(error instanceof AppError)) throw error
     log.warn('page not resized, sent as it is', { id: row.id, page: entry, error: error.message })

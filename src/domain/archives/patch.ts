@@ -8,6 +8,7 @@ import { basename } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import { findArchive, readArchivePages, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { writeZip } from '../../archive/zip-writer.ts'
+import type { PageBody } from '../../archive/types.ts'
 import { AppError, fail } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
 import { commit } from '../commit.ts'
@@ -211,6 +212,17 @@ export function readListedPage(
   if (row.hasPatch && entry.startsWith(PATCH_PAGE_PREFIX))
     return deps.reader.readPage(patchPathOfRow(deps, row), entry.slice(PATCH_PAGE_PREFIX.length))
   return deps.reader.readPage(toAbsolutePath(deps.config.contentDir, row.path), entry)
+}
+
+/** That page as a body to stream (archive/types.ts, openPage). */
+export function openListedPage(
+  deps: Pick<Deps, 'reader' | 'config'>,
+  row: ArchiveRow,
+  entry: string,
+): Promise<PageBody> {
+  if (row.hasPatch && entry.startsWith(PATCH_PAGE_PREFIX))
+    return deps.reader.openPage(patchPathOfRow(deps, row), entry.slice(PATCH_PAGE_PREFIX.length))
+  return deps.reader.openPage(toAbsolutePath(deps.config.contentDir, row.path), entry)
 }
 
 /**

@@ -41,7 +41,8 @@ export type CategoryInput = {
   visibleToGuest?: boolean
 }
 
-const MAX_NAME_LENGTH = 255
+/** Longest name the API takes, in UTF-16 units (restore refuses longer ones too). */
+export const MAX_CATEGORY_NAME_LENGTH = 255
 
 function toCategory(row: CategoryRow, members: string[]): Category {
   return {
@@ -87,8 +88,8 @@ export function getCategory(deps: Deps, rawId: string, scope: Scope): Category {
 
 function cleanName(name: string): string {
   const clean = name.trim()
-  if (clean.length > MAX_NAME_LENGTH) {
-    throw fail.bad_request(`Category name is longer than ${MAX_NAME_LENGTH} characters.`)
+  if (clean.length > MAX_CATEGORY_NAME_LENGTH) {
+    throw fail.bad_request(`Category name is longer than ${MAX_CATEGORY_NAME_LENGTH} characters.`)
   }
   return clean
 }

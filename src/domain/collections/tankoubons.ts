@@ -24,7 +24,8 @@ import { deleteTankoubonAndMembers, insertTankoubonRow, patchTankoubon } from '.
 export type TankoubonPage<T> = { total: number; filtered: number; result: T }
 export type FullTankoubon = Tankoubon & { fullData: ArchiveRow[] }
 
-const MAX_NAME_LENGTH = 255
+/** Longest name the API takes, in UTF-16 units (restore refuses longer ones too). */
+export const MAX_TANKOUBON_NAME_LENGTH = 255
 
 /** One page (0-based, archives_per_page long) of `items`; page -1 = everything. */
 function pageOf<T>(items: T[], page: number, size: number): T[] {
@@ -78,8 +79,8 @@ export function getFullTankoubon(
 export function cleanTankoubonName(name: string | undefined): string {
   const clean = (name ?? '').trim()
   if (clean === '') throw fail.bad_request('Tankoubon name not specified.')
-  if (clean.length > MAX_NAME_LENGTH) {
-    throw fail.bad_request(`Tankoubon name is longer than ${MAX_NAME_LENGTH} characters.`)
+  if (clean.length > MAX_TANKOUBON_NAME_LENGTH) {
+    throw fail.bad_request(`Tankoubon name is longer than ${MAX_TANKOUBON_NAME_LENGTH} characters.`)
   }
   return clean
 }

@@ -68,6 +68,14 @@ function isUntouched(row: { title: string; filename: string; tags: string; summa
   )
 }
 
+/** The toc's entries within the archive's pages (the API refuses a page past the end), or null. */
+function tocWithin(toc: string, pagecount: number): string | null {
+  const entries = Object.entries(JSON.parse(toc) as Record<string, string>)
+  const kept = entries.filter(([page]) => Number(page) <= pagecount)
+  if (kept.length === 0) return null
+  return kept.length === entries.length ? toc : JSON.stringify(Object.fromEntries(kept))
+}
+
 function archivePatch(
   row: NonNullable<ReturnType<typeof findArchive>>,
   record: BackupArchive,
@@ -87,8 +95,8 @@ function archivePatch(
           tags: unionTags(row.tags, tags),
           summary: row.summary === '' ? summary : row.summary,
         }
-  if (record.toc && record.toc !== row.toc && (mode === 'overwrite' || row.toc === '{}'))
-    patch.toc = record.toc
+  const toc = record.toc ? tocWithin(record.toc, row.pagecount) : null
+  if (toc && toc !== row.toc && (mode === 'overwrite' || row.toc === '{}')) patch.toc = toc
   // The hash of the cover the file's id made there; ours is set again whenever a cover is made.
   if (row.thumbhash === null && record.thumbhash) patch.thumbhash = record.thumbhash
   const changed = (Object.keys(patch) as (keyof ArchivePatch)[]).some(
@@ -97,13 +105,8 @@ function archivePatch(
   return changed ? patch : null
 }
 
-/** Writes `doc` through the writers; answers what it did. */
-export function applyBackupDocument(
-  w: Write,
-  doc: BackupDocument,
-  options: ApplyOptions,
-): ApplyCounts {
-  const counts: ApplyCounts = {
+export function emptyCounts(): ApplyCounts {
+  return {
     updated: 0,
     matched_by_filename: 0,
     skipped_missing: 0,
@@ -116,37 +119,52 @@ export function applyBackupDocument(
     tankoubons_skipped: 0,
     skipped_memberships: 0,
   }
-  const clean = options.clean ?? ((text: string) => text)
+}
+
+/** Writes `doc` through the writers; answers what it did. */
+export function applyBackupDocument(
+  w: Write,
+  doc: BackupDocument,
+  options: ApplyOptions,
+): ApplyCounts {
+  const counts = emptyCounts()
   const local = matchArchives(w, doc.archives)
-
-  for (const record of doc.archives) {
-    const id = local.get(record.arcid)
-    const row = id === undefined ? undefined : findArchive(w.db, id)
-    if (!row) {
-      counts.skipped_missing++
-      continue
-    }
-    const patch = archivePatch(row, record, options)
-    if (!patch) {
-      counts.skipped_existing++
-      continue
-    }
-    patchArchive(w, row.id, patch)
-    counts.updated++
-    if (row.id !== record.arcid) counts.matched_by_filename++
-  }
-
+  for (const record of doc.archives) applyArchive(w, record, local, options, counts)
   // Tankoubons first: categories may list them.
-  for (const tank of doc.tankoubons) applyTankoubon(w, tank, local, options, clean, counts)
-  for (const category of doc.categories) applyCategory(w, category, local, options, clean, counts)
+  for (const tank of doc.tankoubons) applyTankoubon(w, tank, local, options, counts)
+  for (const category of doc.categories) applyCategory(w, category, local, options, counts)
   return counts
+}
+
+/** The document's metadata on its archive here (`local`: matchArchives), if any. */
+export function applyArchive(
+  w: Write,
+  record: BackupArchive,
+  local: Map<string, string>,
+  options: ApplyOptions,
+  counts: ApplyCounts,
+): void {
+  const id = local.get(record.arcid)
+  const row = id === undefined ? undefined : findArchive(w.db, id)
+  if (!row) {
+    counts.skipped_missing++
+    return
+  }
+  const patch = archivePatch(row, record, options)
+  if (!patch) {
+    counts.skipped_existing++
+    return
+  }
+  patchArchive(w, row.id, patch)
+  counts.updated++
+  if (row.id !== record.arcid) counts.matched_by_filename++
 }
 
 /**
  * The library's id for each archive of the document: its own when the library has it, else the
  * one archive here with its file name (never one the document names under its own id).
  */
-function matchArchives(w: Write, records: readonly BackupArchive[]): Map<string, string> {
+export function matchArchives(w: Write, records: readonly BackupArchive[]): Map<string, string> {
   const out = new Map<string, string>()
   const named = new Set(records.map((r) => r.arcid))
   let byFilename: Map<string, string[]> | undefined
@@ -172,7 +190,7 @@ function matchArchives(w: Write, records: readonly BackupArchive[]): Map<string,
 }
 
 /** Member ids mapped to this library's archives; ids with nothing behind them are dropped. */
-function mapMembers(
+export function mapMembers(
   w: Write,
   ids: readonly string[],
   local: Map<string, string>,
@@ -197,14 +215,14 @@ function mapMembers(
   return out
 }
 
-function applyTankoubon(
+export function applyTankoubon(
   w: Write,
   tank: BackupTankoubon,
   local: Map<string, string>,
   options: ApplyOptions,
-  clean: (text: string) => string,
   counts: ApplyCounts,
 ): void {
+  const clean = options.clean ?? ((text: string) => text)
   const members = mapMembers(w, tank.archives, local, counts)
   const name = clean(tank.name).trim() || tank.tankid
   const summary = clean(tank.summary ?? '')
@@ -237,14 +255,14 @@ function applyTankoubon(
   counts.tankoubons_updated++
 }
 
-function applyCategory(
+export function applyCategory(
   w: Write,
   category: BackupCategory,
   local: Map<string, string>,
   options: ApplyOptions,
-  clean: (text: string) => string,
   counts: ApplyCounts,
 ): void {
+  const clean = options.clean ?? ((text: string) => text)
   const search = clean(category.search ?? '').trim()
   // A dynamic category has no members (LANraragi's restore skips them too).
   const members = search === '' ? mapMembers(w, category.archives ?? [], local, counts) : []

@@ -7,6 +7,11 @@ import { listBackupArchiveRows } from '../../db/repos/database.repo.ts'
 import { findTankoubonsWithMembers } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
 import { isArchiveId, isCategoryId, isTankoubonId } from '../../model/ids.ts'
+import { MAX_TOC_TITLE_CHARS } from '../archives/edit.ts'
+import { MAX_METADATA_TEXT_LENGTH, MAX_TITLE_LENGTH } from '../archives/metadata-text.ts'
+import { LINE_BREAKS } from '../../model/tags.ts'
+import { MAX_CATEGORY_NAME_LENGTH } from '../collections/categories.ts'
+import { MAX_TANKOUBON_NAME_LENGTH } from '../collections/tankoubons.ts'
 
 export type BackupArchive = {
   arcid: string
@@ -44,6 +49,12 @@ export type BackupDocument = {
 }
 
 const THUMBHASH = /^[0-9a-f]{40}$/
+
+/**
+ * Members a category or Tankoubon of a document may list. The API adds members a few at a time;
+ * a document listing a million made one restore hold the server for 13 minutes.
+ */
+export const MAX_RESTORE_MEMBERS = 100_000
 
 /**
  * The whole library as a backup document: hidden archives included, their metadata is theirs.
@@ -102,10 +113,34 @@ function stringField(record: Json, key: string, where: string, fallback = ''): s
   return v
 }
 
+/** A name the API would take: present and not blank (it refuses an empty one). */
+function nameField(record: Json, where: string, max: number): string {
+  const name = cappedField(record, 'name', where, max)
+  if (name.trim() === '') throw bad(`${where} has no name.`)
+  return name
+}
+
+/**
+ * Tags as a document lists them. A line break separates two tags here: the API deletes line
+ * breaks as LANraragi does, which would merge `a:b<newline>c:d` into one tag.
+ */
+function tagsField(record: Json, where: string): string {
+  return cappedField(record, 'tags', where, MAX_METADATA_TEXT_LENGTH).replace(LINE_BREAKS, ',')
+}
+
+/** stringField, refused past `max` (the API's own cap on that field) before anything is written. */
+function cappedField(record: Json, key: string, where: string, max: number): string {
+  const v = stringField(record, key, where)
+  if (v.trim().length > max) throw bad(`${where} '${key}' is longer than ${max} characters.`)
+  return v
+}
+
 function idList(record: Json, where: string, accept: (id: string) => boolean): string[] {
   const v = record.archives
   if (v === undefined || v === null) return []
   if (!Array.isArray(v)) throw bad(`${where} archives must be an array.`)
+  if (v.length > MAX_RESTORE_MEMBERS)
+    throw bad(`${where} lists more than ${MAX_RESTORE_MEMBERS} members.`)
   return v.map((id) => {
     const lower = typeof id === 'string' && !id.startsWith('TANK_') ? id.toLowerCase() : id
     if (typeof lower !== 'string' || !accept(lower))
@@ -117,8 +152,10 @@ function idList(record: Json, where: string, accept: (id: string) => boolean): s
 /**
  * LANraragi writes toc as a JSON string of page -> title; an object is taken too. Like LANraragi,
  * which reads a broken toc as none, a bad toc is dropped rather than refusing the whole backup,
- * and so is an entry that is not a page and a title. An empty one (`"{}"`) is kept as `'{}'`: the
- * document says the archive has none. Null: the document says nothing of it.
+ * and so is an entry that is not a page and a title, or whose title the API would refuse as too
+ * long. Pages past the archive's end are dropped when it is written (apply-document.ts). An empty
+ * one (`"{}"`) is kept as `'{}'`: the document says the archive has none. Null: the document says
+ * nothing of it.
  */
 function tocField(record: Json): string | null {
   const v = record.toc
@@ -133,7 +170,12 @@ function tocField(record: Json): string | null {
   if (!isObject(parsed)) return null
   const toc: Record<string, string> = {}
   for (const [page, title] of Object.entries(parsed))
-    if (/^[1-9][0-9]{0,8}$/.test(page) && typeof title === 'string') toc[page] = title
+    if (
+      /^[1-9][0-9]{0,8}$/.test(page) &&
+      typeof title === 'string' &&
+      [...title].length <= MAX_TOC_TITLE_CHARS
+    )
+      toc[page] = title
   if (Object.keys(parsed).length === 0) return '{}'
   return Object.keys(toc).length > 0 ? JSON.stringify(toc) : null
 }
@@ -164,9 +206,9 @@ export function parseBackupDocument(text: string): BackupDocument {
     const thumbhash = stringField(raw, 'thumbhash', where)
     return {
       arcid,
-      title: stringField(raw, 'title', where),
-      tags: stringField(raw, 'tags', where),
-      summary: stringField(raw, 'summary', where),
+      title: cappedField(raw, 'title', where, MAX_TITLE_LENGTH),
+      tags: tagsField(raw, where),
+      summary: cappedField(raw, 'summary', where, MAX_METADATA_TEXT_LENGTH),
       filename: stringField(raw, 'filename', where),
       thumbhash: THUMBHASH.test(thumbhash) ? thumbhash : null,
       toc: tocField(raw),
@@ -179,8 +221,8 @@ export function parseBackupDocument(text: string): BackupDocument {
       throw bad(`${where} has an invalid catid.`)
     const category: BackupCategory = {
       catid: raw.catid,
-      name: stringField(raw, 'name', where),
-      search: stringField(raw, 'search', where),
+      name: nameField(raw, where, MAX_CATEGORY_NAME_LENGTH),
+      search: cappedField(raw, 'search', where, MAX_METADATA_TEXT_LENGTH),
       archives: idList(raw, where, (id) => isArchiveId(id) || isTankoubonId(id)),
     }
     if (typeof raw.pinned === 'boolean' || raw.pinned === 0 || raw.pinned === 1)
@@ -196,9 +238,9 @@ export function parseBackupDocument(text: string): BackupDocument {
         throw bad(`${where} has an invalid tankid.`)
       return {
         tankid: raw.tankid,
-        name: stringField(raw, 'name', where),
-        summary: stringField(raw, 'summary', where),
-        tags: stringField(raw, 'tags', where),
+        name: nameField(raw, where, MAX_TANKOUBON_NAME_LENGTH),
+        summary: cappedField(raw, 'summary', where, MAX_METADATA_TEXT_LENGTH),
+        tags: tagsField(raw, where),
         archives: idList(raw, where, isArchiveId),
       }
     },

@@ -1,9 +1,9 @@
-// POST /api/database/restore: an uploaded backup document written into the library in one
-// transaction (apply-document.ts, mode overwrite). Unlike LANraragi, nothing is cleaned first:
+// POST /api/database/restore: an uploaded backup document written into the library a slice at a
+// time (restore-slices.ts; apply-document.ts, mode overwrite). Unlike LANraragi, nothing is cleaned first:
 // archives whose files are missing keep their rows, and a restore never deletes a record.
 import type { Deps } from '../../deps.ts'
-import { commitInSlices } from '../commit.ts'
-import { applyBackupDocument, type ApplyCounts } from './apply-document.ts'
+import type { ApplyCounts } from './apply-document.ts'
+import { restoreInSlices } from './restore-slices.ts'
 import { countRecords, parseBackupDocument, type BackupDocument } from './backup-document.ts'
 import { readBackupUpload, removeBackupUpload } from './backup-files.ts'
 
@@ -26,23 +26,26 @@ export type RestoreResult = ApplyCounts & {
 }
 
 /**
- * Restores `doc` in one transaction; its events are published once it committed, a slice at a
- * time (commitInSlices): the transaction holds the thread, the search index's updates do not.
+ * Restores `doc` a slice of rows per transaction, the event loop turning between slices
+ * (restore-slices.ts); each slice's events are published as for any write (commitInSlices).
  */
 export async function restoreBackupDocument(
   deps: Deps,
   doc: BackupDocument,
+  progress?: (fraction: number) => void,
 ): Promise<RestoreResult> {
-  const counts = await commitInSlices(deps, (w) =>
-    applyBackupDocument(w, doc, { mode: 'overwrite' }),
-  )
+  const counts = await restoreInSlices(deps, doc, progress)
   return { ...counts, document: countRecords(doc) }
 }
 
 /** The restore job's work: the upload is read, restored, and removed whatever happened. */
-export async function restoreBackupUpload(deps: Deps, upload: string): Promise<RestoreResult> {
+export async function restoreBackupUpload(
+  deps: Deps,
+  upload: string,
+  progress?: (fraction: number) => void,
+): Promise<RestoreResult> {
   try {
-    return await restoreBackupDocument(deps, await checkBackupUpload(deps, upload))
+    return await restoreBackupDocument(deps, await checkBackupUpload(deps, upload), progress)
   } finally {
     removeBackupUpload(deps, upload)
   }

@@ -10,6 +10,7 @@ import { ingestStaged } from '../archives/upload.ts'
 import { requirePlugin } from '../plugins/settings.ts'
 import { askPlugin, fetchArchives } from './download.ts'
 import { checkItemCategory } from './ingest.ts'
+import { CONTROL_CHARACTERS } from './queue.ts'
 import type { DownloadTask } from './runtime.ts'
 import { removeStagedDownload, stagedNameOf, stagedUploadOf } from './staging.ts'
 import { nameFromUrl } from './transfer.ts'
@@ -38,7 +39,8 @@ export async function queueDownloadUrl(
   const url = query.url?.trim() ?? ''
   // LANraragi's words for a request without a URL.
   if (!url) throw fail.bad_request('No URL specified.')
-  if (!/^https?:\/\/\S+$/i.test(url)) throw fail.bad_request('url must be an http(s) URL.')
+  if (!/^https?:\/\/\S+$/i.test(url) || CONTROL_CHARACTERS.test(url))
+    throw fail.bad_request('url must be an http(s) URL.')
   if (query.catid && !isCategoryId(query.catid)) throw fail.bad_request('Invalid category id.')
   if (query.catid) checkItemCategory(deps, query.catid)
   await deps.plugins.ready()

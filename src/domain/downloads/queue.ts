@@ -46,6 +46,8 @@ export const itemLockOf = (id: string) => `download:${id}`
 
 /** A longest URL: a long signed CDN link fits, a pasted document does not. */
 const MAX_URL_LENGTH = 8192
+/** NUL to US, and DEL: never part of a URL as typed. */
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/
 
 export function listQueue(deps: Pick<Deps, 'db'>): DownloadItemRow[] {
   return listDownloadItems(deps.db)
@@ -60,6 +62,8 @@ export function requireItem(deps: Pick<Deps, 'db'>, id: string): DownloadItemRow
 /** Why a URL cannot be queued, or null. */
 function badUrl(url: string): string | null {
   if (url.length > MAX_URL_LENGTH) return 'url_too_long'
+  // The URL parser would percent-encode a NUL or a control character and carry on.
+  if (CONTROL_CHARACTERS.test(url)) return 'invalid_url'
   try {
     const parsed = new URL(url)
     return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? null : 'unsupported_scheme'

@@ -50,10 +50,28 @@ export const DownloadModel = {
 }
 
 /** A queue item on the wire; the staged file's server path is never shown. */
-export function toWireDownloadItem(row: DownloadItemRow) {
+/** `https://user:pass@host/` as `https://***@host/`: credentials in a URL are the admin's. */
+export function hideUrlCredentials(url: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url)) return url
+  try {
+    const parsed = new URL(url)
+    if (!parsed.username && !parsed.password) return url
+    parsed.username = '***'
+    parsed.password = ''
+    return parsed.href
+  } catch {
+    return url
+  }
+}
+
+/**
+ * An item as the API answers it. `credentials`: whether the reader may see a URL's user:pass@
+ * (admins); other readers of the queue (guest tokens, visitors) get it hidden.
+ */
+export function toWireDownloadItem(row: DownloadItemRow, credentials: boolean) {
   return {
     id: row.id,
-    url: row.url,
+    url: credentials ? row.url : hideUrlCredentials(row.url),
     plugin_namespace: row.pluginNamespace,
     state: row.state,
     job_id: row.jobId,

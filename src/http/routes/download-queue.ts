@@ -3,11 +3,11 @@
 // POST /api/download_url. The comparison routes are download-compare.ts.
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
-import type { EventOf } from '../../events.ts'
+import { isAdmin } from '../../domain/auth/caller.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
 import { requestParam } from '../params.ts'
-import { sseResponse } from '../sse.ts'
+import { queueStream } from '../download-queue-stream.ts'
 import {
   addToQueue,
   clearCompleted,
@@ -26,12 +26,8 @@ import {
 import { overwriteConflict, renameConflict } from '../../domain/downloads/resolve.ts'
 import { fetchItemMetadata } from '../../domain/downloads/metadata.ts'
 import { queueDownloadUrl } from '../../domain/downloads/download-url.ts'
-import { itemOfJob } from '../../domain/downloads/runtime.ts'
 import type { IngestOutcome } from '../../domain/downloads/ingest.ts'
 import { DownloadModel, toWireDownloadItem } from '../models/downloads.ts'
-
-/** Progress deltas per item and stream: at most one per this many ms (about four a second). */
-const PROGRESS_DELTA_MS = 250
 
 const wireOutcome = (outcome: IngestOutcome) =>
   outcome.kind === 'done'
@@ -40,66 +36,24 @@ const wireOutcome = (outcome: IngestOutcome) =>
       ? { state: 'error', existing_id: outcome.existingId }
       : { state: 'waiting', existing_id: outcome.existingId, filename: outcome.filename }
 
-/**
- * The queue's stream: `full` with every item, then a `delta` after each committed write (add,
- * update, remove) and transfer progress of running downloads, throttled per item.
- */
-function queueStream(deps: Deps, signal: AbortSignal): Response {
-  return sseResponse((sink) => {
-    // Read and subscribed in one tick: no write can fall between the list and the deltas.
-    sink.send('full', { type: 'full', items: listQueue(deps).map(toWireDownloadItem) })
-    const lastProgress = new Map<string, number>()
-    const onSaved = (event: EventOf<'download.saved'>) => {
-      const item = toWireDownloadItem(event.row)
-      sink.send(
-        'delta',
-        event.created
-          ? { type: 'delta', kind: 'add', item }
-          : { type: 'delta', kind: 'update', ...item },
-      )
-    }
-    const onRemoved = (event: EventOf<'download.removed'>) => {
-      lastProgress.delete(event.id)
-      sink.send('delta', { type: 'delta', kind: 'remove', id: event.id })
-    }
-    const onProgress = (event: EventOf<'job.progress'>) => {
-      if (event.downloadedBytes === undefined) return
-      const id = itemOfJob(deps, event.id)
-      if (!id) return
-      const now = Date.now()
-      if (now - (lastProgress.get(id) ?? 0) < PROGRESS_DELTA_MS) return
-      lastProgress.set(id, now)
-      sink.send('delta', {
-        type: 'delta',
-        kind: 'progress',
-        id,
-        job_id: event.id,
-        downloaded_bytes: event.downloadedBytes,
-        ...(event.totalBytes !== undefined ? { total_bytes: event.totalBytes } : {}),
-      })
-    }
-    const stops = [
-      deps.events.subscribe('download.saved', onSaved),
-      deps.events.subscribe('download.removed', onRemoved),
-      deps.events.subscribe('job.progress', onProgress),
-    ]
-    return () => stops.forEach((stop) => stop())
-  }, signal)
-}
-
 export const downloadQueueRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.download-queue' })
     .use(requestContext(deps))
-    .get('/api/download_queue', () => ({ items: listQueue(deps).map(toWireDownloadItem) }))
+    .get('/api/download_queue', ({ caller }) => {
+      const credentials = isAdmin(caller)
+      return { items: listQueue(deps).map((row) => toWireDownloadItem(row, credentials)) }
+    })
     .post(
       '/api/download_queue',
       async ({ body }) => {
         const { added, rejected } = await addToQueue(deps, body.items)
-        return ok({ added: added.map(toWireDownloadItem), rejected })
+        return ok({ added: added.map((row) => toWireDownloadItem(row, true)), rejected })
       },
       { body: DownloadModel.addBody },
     )
-    .get('/api/download_queue/stream', ({ request }) => queueStream(deps, request.signal))
+    .get('/api/download_queue/stream', ({ request, caller, ip }) =>
+      queueStream(deps, caller, ip, request.signal),
+    )
     .post('/api/download_queue/clear_completed', () => ok({ count: clearCompleted(deps) }))
     .post('/api/download_queue/start_all', async () => ok(await startAll(deps)))
     .post(
@@ -123,7 +77,7 @@ export const downloadQueueRoutes = (deps: Deps) =>
     .patch(
       '/api/download_queue/:id',
       async ({ params, body }) =>
-        ok({ item: toWireDownloadItem(await editQueueItem(deps, params.id, body)) }),
+        ok({ item: toWireDownloadItem(await editQueueItem(deps, params.id, body), true) }),
       { params: DownloadModel.idParams, body: DownloadModel.editBody },
     )
     .post(
