@@ -71,6 +71,8 @@ function isUntouched(row: { title: string; filename: string; tags: string; summa
 /** The toc's entries within the archive's pages (the API refuses a page past the end), or null. */
 function tocWithin(toc: string, pagecount: number): string | null {
   const entries = Object.entries(JSON.parse(toc) as Record<string, string>)
+  // An empty one says the archive has none (an import snapshot's "{}"): kept as it is.
+  if (entries.length === 0) return toc
   const kept = entries.filter(([page]) => Number(page) <= pagecount)
   if (kept.length === 0) return null
   return kept.length === entries.length ? toc : JSON.stringify(Object.fromEntries(kept))
