@@ -1,6 +1,7 @@
 // Plugins page: the built-in plugins listed by type with their names; a setting changed through
 // the form is what the API answers; the priority order moves; a valid .ts plugin uploads and is
-// listed, an invalid one shows the server's error; a script plugin runs and its answer shows.
+// listed, replaced by a second upload and deleted, an invalid one shows the server's error; a
+// script plugin runs and its answer shows.
 import { describe, expect } from 'bun:test'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
@@ -137,6 +138,28 @@ describe('plugins page', () => {
     await card.getByLabel('Who to greet').fill('you')
     await card.getByRole('button', { name: 'Run now' }).click()
     await card.locator('pre.plugin-answer').getByText('"hello you"').waitFor()
+
+    // The same file name again replaces it, the toast naming both versions.
+    await input.setInputFiles({
+      name: 'hello.ts',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(HELLO.replace('"1.0"', '"2.0"')),
+    })
+    await ui.page.getByRole('button', { name: 'Upload plugin' }).click()
+    await ui.page.getByText('Replaced custom/script/hello v1.0 with v2.0.').waitFor()
+    await card.getByText('v2.0').waitFor()
+
+    // Deleting asks first; a built-in has no delete button.
+    await card.getByRole('button', { name: 'Delete Hello Upload' }).click()
+    await card.getByRole('button', { name: 'Confirm' }).click()
+    await card.waitFor({ state: 'detached' })
+    const { body } = await app.json<Wire[]>('/api/plugins/script', { cookie })
+    expect(body.map((p) => p.namespace)).not.toContain('custom/script/hello')
+    const builtin = ui.page
+      .getByRole('list', { name: 'Metadata plugins' })
+      .getByRole('listitem', { name: 'ComicInfo' })
+    await builtin.waitFor()
+    expect(await builtin.getByRole('button', { name: /^Delete/ }).count()).toBe(0)
     expect(ui.errors).toEqual([])
     await ui.context.close()
   })

@@ -1,11 +1,12 @@
 // Installing an uploaded plugin file (POST /api/plugins/upload): its pluginInfo() is read in the
 // sandbox and checked before anything is written, then the file lands in the sideload folder under
-// its type and is registered. An existing namespace is never replaced.
-import { linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs'
+// its type and is registered, replacing the file of the same namespace when the caller allows it.
+import { linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import { findPlugin } from '../../db/repos/plugins.repo.ts'
 import { fail } from '../../errors.ts'
+import type { PluginManifest } from '../../plugins/manifest.ts'
 import { readManifest } from '../../plugins/registry.ts'
 
 /** A plugin is one source file; anything larger is not a plugin we want to run. */
@@ -48,16 +49,25 @@ export async function readPluginSource(content: AsyncIterable<Uint8Array>): Prom
   return out
 }
 
+/** What an install did: the namespace, the new version, and the version it replaced (or null). */
+export type InstalledAnswer = {
+  namespace: string
+  version: string
+  previous_version: string | null
+}
+
 /**
- * Checks and installs one uploaded plugin as `custom/<type>/<stem>`, answering its namespace.
- * 400 for a file that is not UTF-8 or whose pluginInfo() fails or answers a bad manifest; 409
- * when the namespace is taken (registered, or a file already lies there).
+ * Checks and installs one uploaded plugin as `custom/<type>/<stem>`. 400 for a file that is not
+ * UTF-8 or whose pluginInfo() fails or answers a bad manifest. An upload over an installed
+ * sideloaded plugin of that namespace replaces its file (settings kept) when `replace` is set (the
+ * upload route), else it is a 409 (the wizard's save never replaces).
  */
 export async function installUploadedPlugin(
   deps: Deps,
   filename: string,
   bytes: Uint8Array,
-): Promise<{ namespace: string }> {
+  options: { replace: boolean } = { replace: false },
+): Promise<InstalledAnswer> {
   const stem = pluginStemOf(filename)
   let source: string
   try {
@@ -67,31 +77,37 @@ export async function installUploadedPlugin(
   }
   const read = await readManifest(deps.sandbox, source, `upload/${stem}`)
   if (!read.ok) throw fail.bad_request(`Not a valid plugin: ${read.reason}`)
-  const { type } = read.manifest
+  const { type, version } = read.manifest
   const namespace = `custom/${type}/${stem}`
   await deps.plugins.ready()
   const taken = () => fail.conflict(`A plugin with namespace ${namespace} is already installed.`)
-  if (findPlugin(deps.db, namespace)) throw taken()
+  const installed = findPlugin(deps.db, namespace)
+  if (installed && !options.replace) throw taken()
+  const previous_version = installed ? (JSON.parse(installed.info) as PluginManifest).version : null
 
   const folder = join(deps.config.pluginsDir, 'custom', type)
+  const target = join(folder, `${stem}.ts`)
   mkdirSync(folder, { recursive: true })
   // The registry reads only `*.ts`: the temp name is never picked up half-written.
   const temp = join(folder, `.upload-${crypto.randomUUID()}.tmp`)
   writeFileSync(temp, bytes)
   try {
-    // A hard link fails when the name exists: two uploads racing for one name cannot both land.
-    linkSync(temp, join(folder, `${stem}.ts`))
+    // A replace renames over the old file (never a half-written plugin). A new install links:
+    // that fails when the name exists, so two uploads racing for one new name cannot both land.
+    if (options.replace) renameSync(temp, target)
+    else linkSync(temp, target)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw taken()
     throw err
   } finally {
-    unlinkSync(temp)
+    rmSync(temp, { force: true })
   }
   await deps.plugins.refresh()
-  if (!findPlugin(deps.db, namespace)) {
-    // Not expected (the manifest was checked above); leave nothing behind that was not installed.
-    unlinkSync(join(folder, `${stem}.ts`))
+  const sha256 = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
+  if (findPlugin(deps.db, namespace)?.sha256 !== sha256) {
+    // Not expected (the manifest was checked above); a new file that did not register goes.
+    if (!installed) rmSync(target, { force: true })
     throw fail.internal(`Plugin ${namespace} could not be registered.`)
   }
-  return { namespace }
+  return { namespace, version, previous_version }
 }
