@@ -1,7 +1,7 @@
 // Plugins page: the built-in plugins listed by type with their names; a setting changed through
 // the form is what the API answers; the priority order moves; a valid .ts plugin uploads and is
 // listed, replaced by a second upload and deleted, an invalid one shows the server's error; a
-// script plugin runs and its answer shows.
+// script plugin runs and its answer and run log show.
 import { describe, expect } from 'bun:test'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
@@ -16,7 +16,11 @@ const HELLO = `export function pluginInfo() { return ${JSON.stringify({
   type: 'script',
   oneshot_arg: 'Who to greet',
 })} }
-export function runScript(ctx) { return { data: 'hello ' + (ctx.oneshot ?? 'world') } }
+export function runScript(ctx) {
+  console.log('greeting ' + (ctx.oneshot ?? 'world'))
+  if (ctx.oneshot === 'nobody') throw new Error('nobody to greet')
+  return { data: 'hello ' + (ctx.oneshot ?? 'world') }
+}
 `
 
 describe('plugins page', () => {
@@ -138,6 +142,12 @@ describe('plugins page', () => {
     await card.getByLabel('Who to greet').fill('you')
     await card.getByRole('button', { name: 'Run now' }).click()
     await card.locator('pre.plugin-answer').getByText('"hello you"').waitFor()
+    await expect(card.getByLabel('Run log').textContent()).resolves.toBe('greeting you')
+    // A failed run shows its error and its log.
+    await card.getByLabel('Who to greet').fill('nobody')
+    await card.getByRole('button', { name: 'Run now' }).click()
+    await card.getByText('nobody to greet').waitFor()
+    await card.getByLabel('Run log').getByText('greeting nobody').waitFor()
 
     // The same file name again replaces it, the toast naming both versions.
     await input.setInputFiles({

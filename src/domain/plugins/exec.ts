@@ -9,7 +9,8 @@ import { joinTags, splitTags, tagsMissingFrom } from '../../model/tags.ts'
 import { requireArchive } from '../archives/lookup.ts'
 import { patchArchive, type ArchivePatch } from '../archives/save.ts'
 import { commit } from '../commit.ts'
-import { runPlugin, runPluginBatch } from './run.ts'
+import { logField, runPlugin, runPluginBatch } from './run.ts'
+import type { RunLogLine } from './run-log.ts'
 import { requirePlugin } from './settings.ts'
 
 /**
@@ -116,7 +117,13 @@ async function execOne(deps: Deps, args: { plugin: string; id?: string; arg?: st
   const archive = args.id || plugin.type === 'metadata' ? requireArchive(deps, args.id) : undefined
   const answer = await runPlugin(deps, plugin, archive, args.arg ?? null)
   // `type`, `success` and `data` as LANraragi's run_plugin job reports them (its clients read them).
-  const base = { plugin: plugin.namespace, type: answer.type, success: 1, data: answer.data }
+  const base = {
+    plugin: plugin.namespace,
+    type: answer.type,
+    success: 1,
+    data: answer.data,
+    ...logField(answer.log),
+  }
   if (plugin.type !== 'metadata' || !archive) return base
   return { ...base, id: archive.id, applied: await applyMetadata(deps, archive.id, answer.data) }
 }
@@ -143,8 +150,9 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
  */
 async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) => void) {
   await deps.plugins.ready()
-  const applied: ({ plugin: string; id: string } & AppliedMetadata)[] = []
-  const failed: { plugin: string; id?: string; error: string }[] = []
+  const applied: ({ plugin: string; id: string; log?: RunLogLine[] } & AppliedMetadata)[] = []
+  const failed: { plugin: string; id?: string; error: string; log?: RunLogLine[] }[] = []
+  const logs = logBudget()
   const namespaces = enabledMetadataPlugins(deps)
   const total = Math.max(1, ids.length * namespaces.length)
   let done = 0
@@ -165,6 +173,7 @@ async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) 
       .filter((row): row is ArchiveRow => !!row && !row.unlinked)
     let ended = 0
     let answers = new Map<string, Record<string, unknown>>()
+    const logOf = new Map<string, RunLogLine[]>()
     let writes = Promise.resolve()
     const flush = () => {
       if (answers.size === 0) return
@@ -172,13 +181,21 @@ async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) 
       answers = new Map()
       writes = writes.then(async () => {
         for (const [id, result] of await applyMetadataMany(deps, chunk))
-          applied.push({ plugin: namespace, id, ...result })
+          applied.push({ plugin: namespace, id, ...result, ...logs.take(logOf.get(id)) })
       })
     }
     try {
       await runPluginBatch(deps, plugin, rows, (row, outcome) => {
-        if (outcome.ok) answers.set(row.id, outcome.answer.data)
-        else failed.push({ plugin: namespace, id: row.id, error: outcome.error })
+        if (outcome.ok) {
+          answers.set(row.id, outcome.answer.data)
+          logOf.set(row.id, outcome.answer.log)
+        } else
+          failed.push({
+            plugin: namespace,
+            id: row.id,
+            error: outcome.error,
+            ...logs.take(outcome.log),
+          })
         if (answers.size >= APPLY_CHUNK) flush()
         // A job.progress event per whole percent, not per archive.
         const percent = Math.floor(((start + ++ended) / total) * 100)
@@ -191,7 +208,33 @@ async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) 
     flush()
     await writes
   }
-  return { ids, applied, failed }
+  return { ids, applied, failed, ...(logs.dropped > 0 ? { logs_dropped: logs.dropped } : {}) }
+}
+
+/**
+ * Characters of run log one automatic job keeps over all its archives: a job result is capped
+ * (MAX_RESULT_BYTES, 256 KiB), and a batch of hundreds of chatty runs must not push the
+ * applied and failed lists out of it. Past it, entries carry no log and `logs_dropped` counts them.
+ */
+const AUTO_LOG_BUDGET_CHARS = 64 * 1024
+
+function logBudget() {
+  let left = AUTO_LOG_BUDGET_CHARS
+  const budget = {
+    dropped: 0,
+    /** `{log}` for an entry when the run logged something and the budget allows, else `{}`. */
+    take(log: RunLogLine[] | undefined): { log?: RunLogLine[] } {
+      if (!log || log.length === 0) return {}
+      const size = log.reduce((sum, line) => sum + line.message.length + 20, 0)
+      if (size > left) {
+        budget.dropped++
+        return {}
+      }
+      left -= size
+      return { log }
+    },
+  }
+  return budget
 }
 
 export function execPluginJob(

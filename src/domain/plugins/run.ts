@@ -3,7 +3,7 @@
 // metadata run only proposes: nothing is written here.
 import type { Deps } from '../../deps.ts'
 import type { ArchiveReader } from '../../archive/types.ts'
-import { fail } from '../../errors.ts'
+import { AppError, fail } from '../../errors.ts'
 import { PluginRunError, type PluginCtx } from '../../plugins/host.ts'
 import {
   ENTRY_OF,
@@ -14,6 +14,7 @@ import {
 import { toAbsolutePath } from '../archives/files.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { libraryGrant } from './library-grant.ts'
+import { runLogOf, runSecrets, type RunLogLine } from './run-log.ts'
 import { loginSession } from './login.ts'
 import { joinTags, tagsMissingFrom } from '../../model/tags.ts'
 import { pluginArgs, pluginTimeoutMs, type InstalledPlugin } from './settings.ts'
@@ -24,7 +25,26 @@ export function pluginArchiveOf(archive: ArchiveRow): NonNullable<PluginCtx['arc
   return { arcid, title, tags, summary, filename, pagecount }
 }
 
-export type PluginRunAnswer = { type: PluginType; data: Record<string, unknown> }
+/** A run's answer: the plugin's data, and the last lines it logged (secrets blanked). */
+export type PluginRunAnswer = { type: PluginType; data: Record<string, unknown>; log: RunLogLine[] }
+
+/** A run that failed (a 400, as LANraragi answers it), with the last lines the plugin logged. */
+export class PluginFailure extends AppError {
+  constructor(
+    message: string,
+    readonly log: RunLogLine[],
+  ) {
+    super('bad_request', message)
+  }
+}
+
+/** `{log}` when the run logged anything, else nothing: a quiet run's answer is LANraragi's. */
+export const logField = (log: RunLogLine[]): { log?: RunLogLine[] } =>
+  log.length > 0 ? { log } : {}
+
+/** The run log a failure carries, or none. */
+export const failureLog = (err: unknown): RunLogLine[] =>
+  err instanceof PluginFailure ? err.log : []
 
 /** An archive entry a plugin reads (ComicInfo.xml, a page): past this its read fails. */
 const MAX_PLUGIN_ENTRY_BYTES = 16 * 1024 * 1024
@@ -63,6 +83,8 @@ export type PreparedPlugin = {
   args: Record<string, unknown>
   limits: { wallMs: number; memoryMb: number }
   login?: LoginSession
+  /** What its run logs must not show (runSecrets). */
+  secrets: string[]
 }
 
 export async function preparePlugin(deps: Deps, plugin: InstalledPlugin): Promise<PreparedPlugin> {
@@ -76,10 +98,12 @@ export async function preparePlugin(deps: Deps, plugin: InstalledPlugin): Promis
     .catch(() => {
       throw fail.bad_request(`Plugin ${plugin.namespace} cannot be read: its file is gone.`)
     })
+  const args = await pluginArgs(deps, plugin)
   return {
     plugin,
     source,
-    args: await pluginArgs(deps, plugin),
+    args,
+    secrets: runSecrets(plugin.info, args, login),
     limits: {
       wallMs: pluginTimeoutMs(deps, plugin.namespace),
       memoryMb: deps.settings.get('plugin_memory_mb'),
@@ -123,21 +147,24 @@ function answerOf(
   plugin: InstalledPlugin,
   result: unknown,
   archive: ArchiveRow | undefined,
+  log: RunLogLine[],
 ): PluginRunAnswer {
   const data =
     result !== null && typeof result === 'object' && !Array.isArray(result)
       ? (result as Record<string, unknown>)
       : { result }
-  if (typeof data.error === 'string' && data.error) throw fail.bad_request(data.error)
+  if (typeof data.error === 'string' && data.error) throw new PluginFailure(data.error, log)
   // A script answers `{ data }`: that is the run's data, as LANraragi answers a script's hash.
   if (plugin.type === 'script')
     return {
       type: plugin.type,
       data: 'data' in data ? (data.data as Record<string, unknown>) : data,
+      log,
     }
-  if (plugin.type !== 'metadata') return { type: plugin.type, data }
+  if (plugin.type !== 'metadata') return { type: plugin.type, data, log }
   return {
     type: plugin.type,
+    log,
     data: {
       new_tags: newTagsOf(data.tags, archive),
       // Trimmed, as LANraragi sends a plugin's title.
@@ -160,6 +187,7 @@ export async function runPlugin(
 ): Promise<PluginRunAnswer> {
   const prepared = await preparePlugin(deps, plugin)
   let result: unknown
+  let log: RunLogLine[]
   try {
     const out = await deps.sandbox.run({
       source: prepared.source,
@@ -170,16 +198,19 @@ export async function runPlugin(
       tag: tagOf(deps, prepared, archive),
     })
     result = out.result
+    log = runLogOf(out.logs, prepared.secrets)
   } catch (err) {
     // A failing plugin is bad input to this request, as LANraragi answers it (400 Env).
-    if (err instanceof PluginRunError) throw fail.bad_request(err.message)
+    if (err instanceof PluginRunError)
+      throw new PluginFailure(err.message, runLogOf(err.logs, prepared.secrets))
     throw err
   }
-  return answerOf(plugin, result, archive)
+  return answerOf(plugin, result, archive, log)
 }
 
 /** How one archive of a batch ended: the plugin's answer, or why its run failed. */
-export type BatchOutcome = { ok: true; answer: PluginRunAnswer } | { ok: false; error: string }
+export type BatchOutcome =
+  { ok: true; answer: PluginRunAnswer } | { ok: false; error: string; log: RunLogLine[] }
 
 /**
  * A plugin over many archives as one sandbox batch (Run Automatically): one isolate, the plugin
@@ -209,13 +240,14 @@ export async function runPluginBatch(
       (index, outcome) => {
         const archive = archives[index]
         if (!archive) return
+        const log = runLogOf(outcome.logs, prepared.secrets)
         let answer: BatchOutcome
         try {
           answer = outcome.ok
-            ? { ok: true, answer: answerOf(plugin, outcome.result, archive) }
-            : { ok: false, error: outcome.error }
+            ? { ok: true, answer: answerOf(plugin, outcome.result, archive, log) }
+            : { ok: false, error: outcome.error, log }
         } catch (err) {
-          answer = { ok: false, error: err instanceof Error ? err.message : String(err) }
+          answer = { ok: false, error: err instanceof Error ? err.message : String(err), log }
         }
         onAnswer(archive, answer)
       },
