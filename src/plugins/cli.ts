@@ -13,6 +13,8 @@ import { createOutboundFetch } from '../net/fetch.ts'
 import { setLogLevel } from '../log.ts'
 import { createSandboxHost, type PluginCtx } from './host.ts'
 import { ENTRY_OF, checkManifest, type PluginManifest, type PluginRunTag } from './manifest.ts'
+import { wrongAnswer } from './answer-check.ts'
+import { missingHook } from './hook-check.ts'
 
 const USAGE = `Usage:
   npm run plugin -- check <file.ts>
@@ -131,6 +133,11 @@ export async function main(argv: string[]): Promise<number> {
       return 1
     }
     const manifest = checked.manifest
+    const noHook = missingHook(source, manifest.type)
+    if (noHook) {
+      process.stderr.write(`${parsed.file}: ${noHook}\n`)
+      return 1
+    }
     if (parsed.command === 'check') {
       const errors = await typeCheck(parsed.file)
       if (errors) {
@@ -215,7 +222,11 @@ async function runOnce(
     .run({ source, filename: parsed.file, entry: ENTRY_OF[manifest.type], ctx, tag })
     .catch((error: Error) => ({ error }))
   const out = process.stdout
+  // As on the server: an answer the SDK does not declare fails the run.
+  const wrong =
+    'error' in run ? null : wrongAnswer(manifest.type, ENTRY_OF[manifest.type], run.result)
   if ('error' in run) out.write(`error: ${run.error.message}\n`)
+  else if (wrong) out.write(`result:\n${JSON.stringify(run.result, null, 2)}\nerror: ${wrong}\n`)
   else {
     out.write(`result:\n${JSON.stringify(run.result, null, 2)}\n`)
     if (run.logs.length)
@@ -230,6 +241,7 @@ async function runOnce(
   }
   const failed =
     'error' in run ||
+    wrong !== null ||
     (typeof run.result === 'object' && run.result !== null && 'error' in run.result)
   return failed ? 1 : 0
 }

@@ -13,6 +13,7 @@ import {
 } from '../../plugins/manifest.ts'
 import { toAbsolutePath } from '../archives/files.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
+import { wrongAnswer } from '../../plugins/answer-check.ts'
 import { libraryGrant } from './library-grant.ts'
 import { runLogOf, runSecrets, type RunLogLine } from './run-log.ts'
 import { loginSession } from './login.ts'
@@ -142,13 +143,18 @@ function tagOf(
   }
 }
 
-/** A plugin's answer as the run's data; an `{error}` answer is a 400 with its message. */
+/**
+ * A plugin's answer as the run's data; an `{error}` answer, or one that is not what the SDK
+ * declares for its type, is a 400 with its message.
+ */
 function answerOf(
   plugin: InstalledPlugin,
   result: unknown,
   archive: ArchiveRow | undefined,
   log: RunLogLine[],
 ): PluginRunAnswer {
+  const wrong = wrongAnswer(plugin.type, ENTRY_OF[plugin.type], result)
+  if (wrong) throw new PluginFailure(wrong, log)
   const data =
     result !== null && typeof result === 'object' && !Array.isArray(result)
       ? (result as Record<string, unknown>)

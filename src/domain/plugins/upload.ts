@@ -8,6 +8,7 @@ import { findPlugin } from '../../db/repos/plugins.repo.ts'
 import { fail } from '../../errors.ts'
 import type { PluginManifest } from '../../plugins/manifest.ts'
 import { readManifest } from '../../plugins/registry.ts'
+import { missingHook } from '../../plugins/hook-check.ts'
 
 /** A plugin is one source file; anything larger is not a plugin we want to run. */
 export const MAX_PLUGIN_SOURCE_BYTES = 1024 * 1024
@@ -78,6 +79,8 @@ export async function installUploadedPlugin(
   const read = await readManifest(deps.sandbox, source, `upload/${stem}`)
   if (!read.ok) throw fail.bad_request(`Not a valid plugin: ${read.reason}`)
   const { type, version } = read.manifest
+  const noHook = missingHook(source, type)
+  if (noHook) throw fail.bad_request(`Not a valid plugin: ${noHook}`)
   const namespace = `custom/${type}/${stem}`
   await deps.plugins.ready()
   const taken = () => fail.conflict(`A plugin with namespace ${namespace} is already installed.`)
