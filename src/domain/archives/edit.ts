@@ -3,7 +3,8 @@
 import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
-import { normalizeTags } from '../../model/tags.ts'
+import { normalizeTags, splitTags } from '../../model/tags.ts'
+import { rawTagsOverCap, tagsOverCap, textOverCap } from '../../model/metadata-limits.ts'
 import { commit } from '../commit.ts'
 import { clearNewFlags, patchArchive, type ArchivePatch } from './save.ts'
 import { editedTitle, storedText } from './metadata-text.ts'
@@ -26,8 +27,14 @@ export function updateMetadata(
       if (!title) throw fail.bad_request('Title cannot be empty.')
       patch.title = title
     }
-    if (fields.tags !== undefined) patch.tags = normalizeTags(fields.tags)
+    if (fields.tags !== undefined) {
+      const tooMany = rawTagsOverCap(fields.tags) ?? tagsOverCap(splitTags(fields.tags))
+      if (tooMany) throw fail.bad_request(`Too much metadata: ${tooMany}.`)
+      patch.tags = normalizeTags(fields.tags)
+    }
     if (fields.summary !== undefined) patch.summary = storedText(fields.summary)
+    const tooLong = textOverCap(patch)
+    if (tooLong) throw fail.bad_request(`Too much metadata: ${tooLong}.`)
     if (Object.keys(patch).length === 0)
       throw fail.bad_request('No metadata parameters (Please supply title, tags or summary)')
     return write(deps, row.id, patch)

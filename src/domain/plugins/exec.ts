@@ -6,6 +6,7 @@ import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { listEnabledPluginNamespaces } from '../../db/repos/plugins.repo.ts'
 import { AppError, fail } from '../../errors.ts'
 import { joinTags, splitTags, tagsMissingFrom } from '../../model/tags.ts'
+import { tagsOverCap } from '../../model/metadata-limits.ts'
 import { requireArchive } from '../archives/lookup.ts'
 import { patchArchive, type ArchivePatch } from '../archives/save.ts'
 import { commit } from '../commit.ts'
@@ -24,6 +25,13 @@ export type PluginExecArgs =
 
 /** What a metadata run changed: the tags it added (not those the archive had), title, summary. */
 export type AppliedMetadata = { tags_added: string[]; title?: string; summary?: string }
+
+/** A metadata answer that would take the archive past its caps (model/metadata-limits.ts). */
+class TooMuchMetadata extends AppError {
+  constructor(message: string) {
+    super('bad_request', message)
+  }
+}
 
 /** How long a run waits for an archive another writer holds (an edit takes milliseconds). */
 const LOCK_WAIT_MS = 5_000
@@ -54,7 +62,9 @@ export function applyMetadata(
   return withArchiveLock(deps, id, () => {
     const row = findArchive(deps.db, id)
     if (!row || row.unlinked) throw fail.bad_request(`No archive with ID ${id}.`)
-    const { patch, applied } = metadataPatch(row, data)
+    const change = metadataPatch(row, data)
+    if ('refused' in change) throw new TooMuchMetadata(change.refused)
+    const { patch, applied } = change
     if (Object.keys(patch).length > 0) commit(deps, (w) => patchArchive(w, id, patch))
     return applied
   })
@@ -64,9 +74,15 @@ export function applyMetadata(
 function metadataPatch(
   row: ArchiveRow,
   data: Record<string, unknown>,
-): { patch: ArchivePatch; applied: AppliedMetadata } {
+): { patch: ArchivePatch; applied: AppliedMetadata } | { refused: string } {
   const current = splitTags(row.tags)
   const added = tagsMissingFrom(row.tags, typeof data.new_tags === 'string' ? data.new_tags : '')
+  // The answer itself fit (run.ts); with the archive's own tags it may not.
+  const tooMany = added.length > 0 ? tagsOverCap([...current, ...added]) : null
+  if (tooMany)
+    return {
+      refused: `Adding ${added.length} tags would give the archive too much metadata: ${tooMany}.`,
+    }
   const title = typeof data.title === 'string' ? data.title.trim() : ''
   const summary = typeof data.summary === 'string' ? data.summary : ''
   const patch: ArchivePatch = {}
@@ -85,8 +101,9 @@ function metadataPatch(
 async function applyMetadataMany(
   deps: Deps,
   answers: Map<string, Record<string, unknown>>,
-): Promise<Map<string, AppliedMetadata>> {
+): Promise<{ applied: Map<string, AppliedMetadata>; refused: Map<string, string> }> {
   const applied = new Map<string, AppliedMetadata>()
+  const refused = new Map<string, string>()
   const held: string[] = []
   commit(deps, (w) => {
     for (const [id, data] of answers) {
@@ -97,6 +114,10 @@ async function applyMetadataMany(
       const row = findArchive(deps.db, id)
       if (!row || row.unlinked) continue
       const change = metadataPatch(row, data)
+      if ('refused' in change) {
+        refused.set(id, change.refused)
+        continue
+      }
       if (Object.keys(change.patch).length > 0) patchArchive(w, id, change.patch)
       applied.set(id, change.applied)
     }
@@ -104,11 +125,12 @@ async function applyMetadataMany(
   for (const id of held) {
     try {
       applied.set(id, await applyMetadata(deps, id, answers.get(id)!))
-    } catch {
-      // Gone, or still held past the wait: its next edit or run will do.
+    } catch (err) {
+      // Gone, or still held past the wait: its next edit or run will do. Too much is said.
+      if (err instanceof AppError && err.message.startsWith('Adding ')) refused.set(id, err.message)
     }
   }
-  return applied
+  return { applied, refused }
 }
 
 /** One plugin as the queue endpoint asked: its failure fails the job with the plugin's message. */
@@ -180,8 +202,11 @@ async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) 
       const chunk = answers
       answers = new Map()
       writes = writes.then(async () => {
-        for (const [id, result] of await applyMetadataMany(deps, chunk))
+        const written = await applyMetadataMany(deps, chunk)
+        for (const [id, result] of written.applied)
           applied.push({ plugin: namespace, id, ...result, ...logs.take(logOf.get(id)) })
+        for (const [id, error] of written.refused)
+          failed.push({ plugin: namespace, id, error, ...logs.take(logOf.get(id)) })
       })
     }
     try {

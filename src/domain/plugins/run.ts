@@ -17,7 +17,13 @@ import { wrongAnswer } from '../../plugins/answer-check.ts'
 import { libraryGrant } from './library-grant.ts'
 import { runLogOf, runSecrets, type RunLogLine } from './run-log.ts'
 import { loginSession } from './login.ts'
-import { joinTags, tagsMissingFrom } from '../../model/tags.ts'
+import { joinTags, splitTags, tagsMissingFrom } from '../../model/tags.ts'
+import {
+  MAX_ARCHIVE_TAGS,
+  rawTagsOverCap,
+  tagsOverCap,
+  textOverCap,
+} from '../../model/metadata-limits.ts'
 import { pluginArgs, pluginTimeoutMs, type InstalledPlugin } from './settings.ts'
 
 /** An archive as a plugin's `ctx.archive` sees it. */
@@ -74,6 +80,22 @@ function tagsOf(value: unknown): string {
  */
 function newTagsOf(value: unknown, archive: ArchiveRow | undefined): string {
   return joinTags(tagsMissingFrom(archive?.tags ?? '', tagsOf(value)))
+}
+
+/** Null when a metadata answer fits an archive (model/metadata-limits.ts), else the reason. */
+function metadataOverCap(data: Record<string, unknown>): string | null {
+  // A list is counted before it is joined (each entry is at least one tag).
+  if (Array.isArray(data.tags) && data.tags.length > MAX_ARCHIVE_TAGS)
+    return tagsOverCap(data.tags as string[])
+  const raw = tagsOf(data.tags)
+  return (
+    rawTagsOverCap(raw) ??
+    tagsOverCap(splitTags(raw)) ??
+    textOverCap({
+      ...(typeof data.title === 'string' ? { title: data.title.trim() } : {}),
+      ...(typeof data.summary === 'string' ? { summary: data.summary } : {}),
+    })
+  )
 }
 
 /** What every run of one plugin shares (its file, saved arguments, limits, login session): read
@@ -168,6 +190,8 @@ function answerOf(
       log,
     }
   if (plugin.type !== 'metadata') return { type: plugin.type, data, log }
+  const tooMuch = metadataOverCap(data)
+  if (tooMuch) throw new PluginFailure(`execMetadata answered too much metadata: ${tooMuch}.`, log)
   return {
     type: plugin.type,
     log,
