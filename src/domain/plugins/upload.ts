@@ -61,13 +61,18 @@ export type InstalledAnswer = {
  * Checks and installs one uploaded plugin as `custom/<type>/<stem>`. 400 for a file that is not
  * UTF-8 or whose pluginInfo() fails or answers a bad manifest. An upload over an installed
  * sideloaded plugin of that namespace replaces its file (settings kept) when `replace` is set (the
- * upload route), else it is a 409 (the wizard's save never replaces).
+ * upload route), else it is a 409 (the wizard's save never replaces). With `declaredNamespace:
+ * 'must-match'` (the upload route) a manifest declaring another namespace than the one the file
+ * gets is refused; the wizard's save names the file after that namespace itself.
  */
 export async function installUploadedPlugin(
   deps: Deps,
   filename: string,
   bytes: Uint8Array,
-  options: { replace: boolean } = { replace: false },
+  options: { replace: boolean; declaredNamespace: 'must-match' | 'ignored' } = {
+    replace: false,
+    declaredNamespace: 'ignored',
+  },
 ): Promise<InstalledAnswer> {
   const stem = pluginStemOf(filename)
   let source: string
@@ -82,6 +87,19 @@ export async function installUploadedPlugin(
   const noHook = missingHook(source, type)
   if (noHook) throw fail.bad_request(`Not a valid plugin: ${noHook}`)
   const namespace = `custom/${type}/${stem}`
+  // A namespace is where the file lies, for built-ins and uploads alike: a declared other one
+  // would be ignored, and plugins naming it in login_from would fail at run time.
+  const declared = read.manifest.namespace
+  if (
+    options.declaredNamespace === 'must-match' &&
+    declared !== undefined &&
+    declared !== namespace
+  )
+    throw fail.bad_request(
+      `Not a valid plugin: pluginInfo() declares namespace "${declared}", but an uploaded ` +
+        `plugin's namespace is custom/<type>/<file name>, here ${namespace}. Leave namespace ` +
+        `out or set it to ${namespace} (and name it so in other plugins' login_from).`,
+    )
   await deps.plugins.ready()
   const taken = () => fail.conflict(`A plugin with namespace ${namespace} is already installed.`)
   const installed = findPlugin(deps.db, namespace)

@@ -76,7 +76,10 @@ export const pluginsRoutes = (deps: Deps) =>
         discard: async () => undefined,
       })
       return ok(
-        await installUploadedPlugin(deps, form.file.filename, form.file.bytes, { replace: true }),
+        await installUploadedPlugin(deps, form.file.filename, form.file.bytes, {
+          replace: true,
+          declaredNamespace: 'must-match',
+        }),
       )
     })
     .delete('/api/plugins', async ({ query }) => ok(await deletePlugin(deps, query.namespace)), {
