@@ -25,7 +25,8 @@ export type WireFetchResponse = {
   body64: string
 }
 
-export type LogLevel = 'log' | 'warn' | 'error'
+/** The console method a log line came from. */
+export type LogLevel = 'log' | 'info' | 'debug' | 'warn' | 'error'
 
 /** Host -> sandbox. */
 export type HostMessage =

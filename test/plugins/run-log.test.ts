@@ -82,7 +82,7 @@ function expectChattyLog(log: Line[]) {
   expect(log).toHaveLength(101)
   expect(log[0]).toEqual({ level: 'log', message: '(52 earlier lines not kept)' })
   expect(log[1]).toEqual({ level: 'log', message: 'line 53' })
-  expect(log.at(-2)).toEqual({ level: 'log', message: 'lang is english' })
+  expect(log.at(-2)).toEqual({ level: 'info', message: 'lang is english' })
   expect(log.at(-1)).toEqual({ level: 'warn', message: 'logging in with [secret]' })
   expect(text(log)).not.toContain('hunter2')
 }
