@@ -148,6 +148,16 @@ describe('plugins page', () => {
     await card.getByRole('button', { name: 'Run now' }).click()
     await card.getByText('nobody to greet').waitFor()
     await card.getByLabel('Run log').getByText('greeting nobody').waitFor()
+    // Queued, the failed job's log shows under it, and in the jobs console's details.
+    await card.getByRole('button', { name: 'Queue as job' }).click()
+    await card.locator('.job-progress[data-state="failed"]').waitFor()
+    await expect(card.getByLabel('Run log').textContent()).resolves.toBe('greeting nobody')
+    await ui.page.getByRole('link', { name: 'Jobs', exact: true }).click()
+    const job = ui.page.locator('li.job[data-state="failed"]').filter({ hasText: 'plugin_exec' })
+    await job.first().getByRole('button', { name: 'Details' }).click()
+    await job.first().getByLabel('Run log').getByText('greeting nobody').waitFor()
+    await ui.page.goto(app.url + '/#/plugins')
+    await card.getByRole('button', { name: 'Configure Hello Upload' }).click()
 
     // The same file name again replaces it, the toast naming both versions.
     await input.setInputFiles({
