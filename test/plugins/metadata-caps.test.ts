@@ -50,6 +50,11 @@ beforeAll(async () => {
     async beforeStart(contentDir) {
       await makeCbz(join(contentDir, 'Target.cbz'))
       await makeCbz(join(contentDir, 'Nearly Full.cbz'))
+      // Read at catalogue without any plugin run: the caps hold there too.
+      const info = `<ComicInfo><Series>Long</Series><Summary>${'S'.repeat(MAX_SUMMARY_CHARS + 1)}</Summary></ComicInfo>`
+      await makeCbz(join(contentDir, 'Long Info.cbz'), {
+        entries: [{ name: 'ComicInfo.xml', data: new TextEncoder().encode(info) }],
+      })
       const folder = join(contentDir, '..', 'data', 'plugins', 'custom', 'metadata')
       mkdirSync(folder, { recursive: true })
       for (const [stem, source] of Object.entries(PLUGINS))
@@ -147,6 +152,14 @@ describe('a metadata plugin answering too much', () => {
         json: { enabled: false },
       })
     }
+  })
+})
+
+describe('ComicInfo.xml at catalogue', () => {
+  it('past a cap writes nothing of it', async () => {
+    const meta = await metadata(ids['Long Info']!)
+    expect(meta.summary).toBe('')
+    expect(meta.tags).not.toContain('series:Long')
   })
 })
 

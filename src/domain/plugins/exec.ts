@@ -6,7 +6,7 @@ import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { listEnabledPluginNamespaces } from '../../db/repos/plugins.repo.ts'
 import { AppError, fail } from '../../errors.ts'
 import { joinTags, splitTags, tagsMissingFrom } from '../../model/tags.ts'
-import { tagsOverCap } from '../../model/metadata-limits.ts'
+import { tagsOverCap, textOverCap } from '../../model/metadata-limits.ts'
 import { requireArchive } from '../archives/lookup.ts'
 import { patchArchive, type ArchivePatch } from '../archives/save.ts'
 import { commit } from '../commit.ts'
@@ -85,6 +85,9 @@ function metadataPatch(
     }
   const title = typeof data.title === 'string' ? data.title.trim() : ''
   const summary = typeof data.summary === 'string' ? data.summary : ''
+  // Every writer of an answer comes through here (ComicInfo.xml at catalogue too, not a run).
+  const tooLong = textOverCap({ title, summary })
+  if (tooLong) return { refused: `Too much metadata: ${tooLong}.` }
   const patch: ArchivePatch = {}
   const applied: AppliedMetadata = { tags_added: added }
   if (added.length > 0) patch.tags = joinTags([...current, ...added])
