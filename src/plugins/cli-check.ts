@@ -5,37 +5,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { BUILTIN_PLUGINS_DIR } from '../assets.ts'
-
-const transpiler = new Bun.Transpiler({ loader: 'ts' })
-
-type BuildMessage = {
-  message: string
-  position?: { line?: number; column?: number; lineText?: string } | null
-}
+import { findSyntaxErrors } from './syntax-check.ts'
 
 /**
  * The syntax errors of a plugin source, each `shown:line:col: SyntaxError: message` followed by
- * the line and a caret; empty when it parses. Bun answers one error, or an AggregateError
- * ("Parse error") holding several.
+ * the line and a caret; empty when it parses.
  */
 export function syntaxErrors(source: string, shown: string): string[] {
-  try {
-    transpiler.transformSync(source)
-    return []
-  } catch (err) {
-    const many = (err as { errors?: BuildMessage[] }).errors
-    const messages = Array.isArray(many) && many.length > 0 ? many : [err as BuildMessage]
-    return messages.map(({ message, position }) => {
-      if (!position?.line) return `${shown}: SyntaxError: ${message}`
-      // Bun's column is 1-based, as editors count.
-      const column = Math.max(1, position.column ?? 1)
-      const text = position.lineText ?? ''
-      return (
-        `${shown}:${position.line}:${column}: SyntaxError: ${message}` +
-        (text ? `\n  ${text}\n  ${' '.repeat(column - 1)}^` : '')
-      )
-    })
-  }
+  return findSyntaxErrors(source).map(({ message, line, column, lineText }) => {
+    if (!line) return `${shown}: SyntaxError: ${message}`
+    return (
+      `${shown}:${line}:${column}: SyntaxError: ${message}` +
+      (lineText ? `\n  ${lineText}\n  ${' '.repeat(column - 1)}^` : '')
+    )
+  })
 }
 
 /**

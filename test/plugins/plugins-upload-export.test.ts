@@ -182,6 +182,16 @@ describe('POST /api/plugins/upload', () => {
     expect(storedFiles()).toEqual(before)
   })
 
+  it('names the file, line and column of a syntax error, even one Bun calls "Parse error"', async () => {
+    const source = HELLO + 'export const f = (a: number => a\n'
+    const { status, body } = await upload('unparsed.ts', source, { cookie })
+    expect(status).toBe(400)
+    expect(body.error).toBe(
+      'Not a valid plugin: unparsed.ts:3:29: SyntaxError: Expected ")" but found "=>"',
+    )
+    expect(storedFiles()).not.toContain(join('script', 'unparsed.ts'))
+  })
+
   it('answers 400 without a file part and 413 past the size cap', async () => {
     const empty = await app.json('/api/plugins/upload', {
       method: 'POST',

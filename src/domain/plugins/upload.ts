@@ -9,6 +9,7 @@ import { fail } from '../../errors.ts'
 import type { PluginManifest } from '../../plugins/manifest.ts'
 import { readManifest } from '../../plugins/registry.ts'
 import { missingHook } from '../../plugins/hook-check.ts'
+import { firstSyntaxError } from '../../plugins/syntax-check.ts'
 
 /** A plugin is one source file; anything larger is not a plugin we want to run. */
 export const MAX_PLUGIN_SOURCE_BYTES = 1024 * 1024
@@ -81,6 +82,9 @@ export async function installUploadedPlugin(
   } catch {
     throw fail.bad_request(`The plugin file "${filename}" is not UTF-8 text.`)
   }
+  // Before the sandbox: its message for some syntax errors is only "Parse error", no line.
+  const syntax = firstSyntaxError(source, `${stem}.ts`)
+  if (syntax) throw fail.bad_request(`Not a valid plugin: ${syntax}`)
   const read = await readManifest(deps.sandbox, source, `upload/${stem}`)
   if (!read.ok) throw fail.bad_request(`Not a valid plugin: ${read.reason}`)
   const { type, version } = read.manifest
