@@ -21,7 +21,10 @@ type PluginType = 'metadata' | 'login' | 'download' | 'script'
 /** What `pluginInfo()` answers. */
 type PluginInfo = {
   name: string
-  /** Defaults to the plugin's path (`metadata/comicinfo`, `custom/metadata/<stem>`). */
+  /**
+   * Where the file lies (`metadata/comicinfo`, `custom/metadata/<file name>`): leave it out. An
+   * upload declaring another namespace is refused.
+   */
   namespace?: string
   author: string
   description: string

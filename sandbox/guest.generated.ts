@@ -92,8 +92,8 @@ export const GUEST_PRELUDE = `'use strict';
   function makeConsole(host) {
     return {
       log: (...args) => host.log("log", format(args)),
-      info: (...args) => host.log("log", format(args)),
-      debug: (...args) => host.log("log", format(args)),
+      info: (...args) => host.log("info", format(args)),
+      debug: (...args) => host.log("debug", format(args)),
       warn: (...args) => host.log("warn", format(args)),
       error: (...args) => host.log("error", format(args))
     };

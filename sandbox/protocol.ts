@@ -29,7 +29,8 @@ export type WireFetchResponse = {
   url: string
 } & WireBytes
 
-export type LogLevel = 'log' | 'warn' | 'error'
+/** The console method a log line came from. */
+export type LogLevel = 'log' | 'info' | 'debug' | 'warn' | 'error'
 
 /** Host -> sandbox. */
 export type HostMessage =

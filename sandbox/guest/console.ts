@@ -20,8 +20,8 @@ function format(args: unknown[]): string {
 export function makeConsole(host: GuestHost) {
   return {
     log: (...args: unknown[]) => host.log('log', format(args)),
-    info: (...args: unknown[]) => host.log('log', format(args)),
-    debug: (...args: unknown[]) => host.log('log', format(args)),
+    info: (...args: unknown[]) => host.log('info', format(args)),
+    debug: (...args: unknown[]) => host.log('debug', format(args)),
     warn: (...args: unknown[]) => host.log('warn', format(args)),
     error: (...args: unknown[]) => host.log('error', format(args)),
   }

@@ -169,6 +169,7 @@ export const POLICY: Record<string, RoutePolicy> = {
   'POST /api/plugins/use': { op: 'use_plugin', access: 'admin' },
   'POST /api/plugins/queue': { op: 'queue_plugin_exec', access: 'admin' },
   'POST /api/plugins/upload': { op: 'upload_plugin', access: 'admin', body: 'stream' },
+  'DELETE /api/plugins': { op: 'delete_plugin', access: 'admin' },
   'GET /api/plugins/export': { op: 'export_plugin', access: 'any' },
   'POST /api/plugins/export-batch': { op: 'export_plugins', access: 'admin' },
 

@@ -7,6 +7,7 @@ import { fail } from '../errors.ts'
 import type { EventBus } from '../events.ts'
 import { createLogger } from '../log.ts'
 import type { JobContext, JobKind } from './define-job.ts'
+import { JobFailure } from './job-failure.ts'
 import { messageOf, publicReason } from './public-reason.ts'
 import type { JobPatch, StateWrites } from './state-writes.ts'
 
@@ -113,10 +114,12 @@ export async function runJob<A>(
     // The whole message (paths included) is for the admin; clients get it without paths.
     log.warn('job failed', { id, name: row.name, error: message })
     const shown = abort.signal.aborted ? INTERRUPTED : publicReason(message).trim()
+    const kept = error instanceof JobFailure ? encodeResult(error.result) : null
     end = {
       ...transferFields(),
       state: 'failed',
       error: shown || 'failed',
+      ...(kept && { result: kept.json, resultTruncated: kept.truncated }),
       finishedAt: Date.now(),
     }
   }

@@ -1,84 +1,42 @@
 // `npm run plugin -- check <file.ts>` and `npm run plugin -- run <file.ts> [...]`: a plugin author's
 // loop, through the real sandbox and the real fetch rules, with no server and no database.
-import { basename, dirname, join, resolve } from 'node:path'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { basename, isAbsolute, join, relative } from 'node:path'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createArchiveReader } from '../archive/reader.ts'
-import { BUILTIN_PLUGINS_DIR } from '../assets.ts'
 import { ConfigError, loadConfig, type Config } from '../config.ts'
-import { openDbReadOnly } from '../db/client.ts'
-import { findArchive } from '../db/repos/archives.repo.ts'
-import { isArchiveId } from '../model/ids.ts'
 import { createOutboundFetch } from '../net/fetch.ts'
 import { setLogLevel } from '../log.ts'
-import { createSandboxHost, type PluginCtx } from './host.ts'
-import { ENTRY_OF, checkManifest, type PluginManifest, type PluginRunTag } from './manifest.ts'
-
-const USAGE = `Usage:
-  npm run plugin -- check <file.ts>
-      reads pluginInfo() in the sandbox, checks it, and type-checks the file against plugins/sdk.d.ts
-  npm run plugin -- run <file.ts> [--url URL] [--archive FILE|ID] [--arg name=value]... [--oneshot TEXT]
-      runs the plugin's entry for its type and prints its result, its log and its fetches
-      --archive  an archive file (cbz, zip, cbr, cb7, tar), or the id of an archive in the server's
-                 database (TANKOBUN_DATA_DIR, default ./data): ctx.archive and ctx.entry() read it
-      --url      ctx.url (download plugins), also the one-shot argument when --oneshot is absent
-  Private hosts (a local test site) need TANKOBUN_FETCH_ALLOW_PRIVATE, as for the server.
-`
+import { wrongAnswer } from './answer-check.ts'
+import { resolveArchive, type ArchiveToRun } from './cli-archive.ts'
+import { parseArgs, UsageError, USAGE, type CliArgs } from './cli-args.ts'
+import { syntaxErrors, typeCheck } from './cli-check.ts'
+import { missingHook } from './hook-check.ts'
+import { createSandboxHost, type PluginCtx, type PluginLogLine } from './host.ts'
+import { withLoginSession } from './login-session.ts'
+import {
+  ENTRY_OF,
+  checkManifest,
+  type LoginSession,
+  type PluginManifest,
+  type PluginRunTag,
+} from './manifest.ts'
 
 type FetchLine = { method: string; url: string; status?: number; bytes?: number; ms: number }
+type Sandbox = ReturnType<typeof createSandboxHost<PluginRunTag>>
 
-function parseArgs(argv: string[]) {
-  const [command, file, ...rest] = argv
-  const options = { url: undefined as string | undefined, archive: undefined as string | undefined }
-  const args: Record<string, string> = {}
-  let oneshot: string | null = null
-  for (let i = 0; i < rest.length; i++) {
-    const flag = rest[i]
-    const value = rest[i + 1]
-    if (value === undefined) throw new UsageError(`${flag} needs a value`)
-    i++
-    if (flag === '--url') options.url = value
-    else if (flag === '--archive') options.archive = value
-    else if (flag === '--oneshot') oneshot = value
-    else if (flag === '--arg') {
-      const at = value.indexOf('=')
-      if (at <= 0) throw new UsageError(`--arg takes name=value, not ${value}`)
-      args[value.slice(0, at)] = value.slice(at + 1)
-    } else throw new UsageError(`unknown option ${flag}`)
-  }
-  if (command !== 'check' && command !== 'run') throw new UsageError('say check or run')
-  if (!file) throw new UsageError('name the plugin file')
-  return { command, file: resolve(file), options, args, oneshot }
-}
-
-class UsageError extends Error {}
-
-/** Type-checks one plugin file against the SDK with the compiler the project ships. */
-async function typeCheck(file: string): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'tankobun-plugin-check-'))
-  try {
-    const config = {
-      extends: join(BUILTIN_PLUGINS_DIR, 'tsconfig.json'),
-      include: [file, join(BUILTIN_PLUGINS_DIR, 'sdk.d.ts')],
-    }
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(config))
-    const tsc = join(dirname(BUILTIN_PLUGINS_DIR), 'node_modules', '.bin', 'tsc')
-    const proc = Bun.spawn([tsc, '--noEmit', '-p', join(dir, 'tsconfig.json')], {
-      stdout: 'pipe',
-      stderr: 'pipe',
-    })
-    const out = (await new Response(proc.stdout).text()) + (await new Response(proc.stderr).text())
-    await proc.exited
-    return proc.exitCode === 0 ? '' : out.trim()
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
+/** A path as the author typed it: relative to their folder when inside it. */
+function shownPath(file: string, cwd: string): string {
+  const rel = relative(cwd, file)
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs>
+  // npm runs scripts from the repo; INIT_CWD is the folder the author typed the command in.
+  const cwd = process.env.INIT_CWD || process.cwd()
+  let parsed: CliArgs
   try {
-    parsed = parseArgs(argv)
+    parsed = parseArgs(argv, cwd)
   } catch (error) {
     if (!(error instanceof UsageError)) throw error
     process.stderr.write(`plugin: ${error.message}\n\n${USAGE}`)
@@ -93,6 +51,18 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`plugin: ${error.message}\n`)
     return 2
   }
+  const shown = shownPath(parsed.file, cwd)
+  const fail = (message: string) => {
+    process.stderr.write(`${message}\n`)
+    return 1
+  }
+  let source: string
+  try {
+    source = await Bun.file(parsed.file).text()
+  } catch {
+    return fail(`${shown}: no such file`)
+  }
+
   const fetches: FetchLine[] = []
   const outbound = createOutboundFetch({
     allowPrivate: config.fetchAllowPrivate,
@@ -106,7 +76,9 @@ export async function main(argv: string[]): Promise<number> {
       const line: FetchLine = { method: init.method ?? 'GET', url, ms: 0 }
       fetches.push(line)
       try {
-        const res = await outbound.fetchOutbound(url, init, { allowedHosts: run.tag?.hosts ?? [] })
+        const res = await outbound.fetchOutbound(url, withLoginSession(url, init, run.tag?.login), {
+          allowedHosts: run.tag?.hosts ?? [],
+        })
         line.status = res.status
         line.bytes = res.body.length
         return res
@@ -118,89 +90,147 @@ export async function main(argv: string[]): Promise<number> {
       run.tag?.archivePath ? reader.readEntry(run.tag.archivePath, name, 16 << 20) : null,
   })
   try {
-    const source = await Bun.file(parsed.file).text()
-    const info = await sandbox.run({
-      source,
-      filename: parsed.file,
-      entry: 'pluginInfo',
-      ctx: { args: {}, oneshot: null },
-    })
-    const checked = checkManifest(info.result)
-    if (!checked.ok) {
-      process.stderr.write(`${parsed.file}: pluginInfo() is not valid: ${checked.reason}\n`)
-      return 1
+    // The parser's errors first, with line and column; `check` goes on to the type checker,
+    // which often says more about the same line.
+    const syntax = syntaxErrors(source, shown)
+    if (syntax.length > 0) {
+      if (parsed.command === 'check') syntax.push(...(await typeCheck(parsed.file, shown)))
+      return fail(syntax.join('\n'))
     }
-    const manifest = checked.manifest
+    const manifest = await readInfo(sandbox, source, shown)
+    if (typeof manifest === 'string') {
+      if (parsed.command !== 'check') return fail(manifest)
+      return fail([manifest, ...(await typeCheck(parsed.file, shown))].join('\n'))
+    }
+    const noHook = missingHook(source, manifest.type)
     if (parsed.command === 'check') {
-      const errors = await typeCheck(parsed.file)
-      if (errors) {
-        process.stderr.write(`${errors}\n`)
-        return 1
-      }
-      process.stdout.write(
-        `${basename(parsed.file)}: ${manifest.type} plugin "${manifest.name}" is valid\n`,
-      )
+      const errors = [
+        ...(noHook ? [`${shown}: ${noHook}`] : []),
+        ...(await typeCheck(parsed.file, shown)),
+      ]
+      if (errors.length > 0) return fail(errors.join('\n'))
+      process.stdout.write(`${shown}: ${manifest.type} plugin "${manifest.name}" is valid\n`)
       return 0
     }
-    const archive = parsed.options.archive
-      ? resolveArchive(parsed.options.archive, config)
-      : undefined
-    return await runOnce(sandbox, parsed, manifest, source, reader, fetches, archive)
+    if (noHook) return fail(`${shown}: ${noHook}`)
+    const login = parsed.login ? await logIn(sandbox, parsed, cwd) : undefined
+    if (typeof login === 'string') return fail(login)
+    const archive = parsed.archive ? resolveArchive(parsed.archive, config) : undefined
+    return await runOnce(sandbox, parsed, manifest, source, reader, fetches, { archive, login })
   } catch (error) {
-    process.stderr.write(`${parsed.file}: ${(error as Error).message}\n`)
-    return 1
+    return fail(`${shown}: ${(error as Error).message}`)
   } finally {
     await sandbox.close()
     await reader.close()
   }
 }
 
-type ArchiveToRun = {
-  path: string
-  metadata: { arcid: string; title: string; tags: string; summary: string; filename: string }
+/** The checked manifest, or what is wrong with it. */
+async function readInfo(
+  sandbox: Sandbox,
+  source: string,
+  shown: string,
+): Promise<PluginManifest | string> {
+  let info: unknown
+  try {
+    info = (
+      await sandbox.run({
+        source,
+        filename: shown,
+        entry: 'pluginInfo',
+        ctx: { args: {}, oneshot: null },
+      })
+    ).result
+  } catch (error) {
+    // The sandbox's message already names the file and line.
+    return (error as Error).message
+  }
+  const checked = checkManifest(info)
+  return checked.ok ? checked.manifest : `${shown}: pluginInfo() is not valid: ${checked.reason}`
 }
 
-/**
- * `--archive`: a file, or else the id of a catalogued archive, whose stored metadata becomes
- * ctx.archive (read from the server's database without writing to it).
- */
-function resolveArchive(value: string, config: Config): ArchiveToRun {
-  if (existsSync(value) || !isArchiveId(value)) {
-    const path = resolve(value)
-    const stem = basename(path).replace(/\.[^.]+$/, '')
-    return { path, metadata: { arcid: '', title: stem, tags: '', summary: '', filename: stem } }
-  }
-  if (!existsSync(config.dbPath))
-    throw new Error(`no archive file ${value}, and no database at ${config.dbPath} to find it in`)
-  const db = openDbReadOnly(config.dbPath)
+/** `--login`: the login plugin's execLogin() answer as a session, or why it failed. */
+async function logIn(
+  sandbox: Sandbox,
+  parsed: CliArgs,
+  cwd: string,
+): Promise<LoginSession | string> {
+  const file = parsed.login!
+  const shown = shownPath(file, cwd)
+  let source: string
   try {
-    const row = findArchive(db, value)
-    if (!row)
-      throw new Error(`no archive file ${value}, and no archive with that id in ${config.dbPath}`)
-    const { id: arcid, title, tags, summary, filename } = row
-    return {
-      path: join(config.contentDir, row.path),
-      metadata: { arcid, title, tags, summary, filename },
-    }
-  } finally {
-    db.$client.close()
+    source = await Bun.file(file).text()
+  } catch {
+    return `${shown}: no such file`
   }
+  const manifest = await readInfo(sandbox, source, shown)
+  if (typeof manifest === 'string') return manifest
+  if (manifest.type !== 'login')
+    return `${shown}: --login takes a login plugin, not a ${manifest.type} one`
+  const run = await sandbox
+    .run({
+      source,
+      filename: shown,
+      entry: 'execLogin',
+      ctx: { args: parsed.loginArgs, oneshot: null },
+      tag: { namespace: basename(file, '.ts'), hosts: manifest.hosts ?? [] },
+      ...(parsed.timeoutMs ? { limits: { wallMs: parsed.timeoutMs } } : {}),
+    })
+    .catch((error: Error) => ({ error }))
+  if ('error' in run) return `${shown}: login failed: ${run.error.message}`
+  const answer = run.result as {
+    error?: unknown
+    cookies?: LoginSession['cookies']
+    headers?: Record<string, string>
+  }
+  const wrong = wrongAnswer('login', 'execLogin', answer)
+  if (wrong) return `${shown}: login failed: ${wrong}`
+  if (typeof answer.error === 'string') return `${shown}: login failed: ${answer.error}`
+  process.stdout.write(`login: ${shown} answered ${answer.cookies?.length ?? 0} cookies\n`)
+  return {
+    cookies: (answer.cookies ?? []).map(({ name, value, domain }) => ({
+      name,
+      value,
+      ...(domain ? { domain } : {}),
+    })),
+    headers: answer.headers ?? {},
+    // Sent only to the login plugin's own hosts, as the server sends it.
+    hosts: manifest.hosts ?? [],
+  }
+}
+
+/** A log line as printed: its level (log, info, debug, warn, error) and its message. */
+const logLine = (line: PluginLogLine) => `  ${line.level}: ${line.message}`
+
+/** A fetch as printed: method, host and path (the query cut), status, size and time. */
+function fetchLine(f: FetchLine): string {
+  let where = f.url
+  try {
+    const url = new URL(f.url)
+    where =
+      url.host +
+      url.pathname +
+      (url.search.length > 60 ? url.search.slice(0, 60) + '…' : url.search)
+  } catch {
+    // Not a URL: the fetch was refused for it; print it as given.
+  }
+  return `  ${f.method} ${where} ${f.status ?? 'refused'} ${f.bytes ?? 0} B ${f.ms} ms`
 }
 
 async function runOnce(
-  sandbox: ReturnType<typeof createSandboxHost<PluginRunTag>>,
-  parsed: ReturnType<typeof parseArgs>,
+  sandbox: Sandbox,
+  parsed: CliArgs,
   manifest: PluginManifest,
   source: string,
   reader: ReturnType<typeof createArchiveReader>,
   fetches: FetchLine[],
-  archive?: ArchiveToRun,
+  extra: { archive?: ArchiveToRun; login?: LoginSession },
 ): Promise<number> {
-  const archivePath = archive?.path
+  const { archive, login } = extra
   const ctx: PluginCtx = {
     args: parsed.args,
-    oneshot: parsed.oneshot ?? parsed.options.url ?? null,
-    ...(parsed.options.url ? { url: parsed.options.url } : {}),
+    oneshot: parsed.oneshot ?? parsed.url ?? null,
+    ...(parsed.url ? { url: parsed.url } : {}),
   }
   if (archive) {
     const pages = await reader.listPages(archive.path)
@@ -209,27 +239,33 @@ async function runOnce(
   const tag: PluginRunTag = {
     namespace: basename(parsed.file, '.ts'),
     ...(manifest.hosts ? { hosts: manifest.hosts } : {}),
-    ...(archivePath ? { archivePath } : {}),
+    ...(archive ? { archivePath: archive.path } : {}),
+    ...(login ? { login } : {}),
   }
   const run = await sandbox
-    .run({ source, filename: parsed.file, entry: ENTRY_OF[manifest.type], ctx, tag })
-    .catch((error: Error) => ({ error }))
+    .run({
+      source,
+      filename: shownPath(parsed.file, process.env.INIT_CWD || process.cwd()),
+      entry: ENTRY_OF[manifest.type],
+      ctx,
+      tag,
+      ...(parsed.timeoutMs ? { limits: { wallMs: parsed.timeoutMs } } : {}),
+    })
+    .catch((error: Error & { logs?: PluginLogLine[] }) => ({ error }))
   const out = process.stdout
+  // As on the server: an answer the SDK does not declare fails the run.
+  const wrong =
+    'error' in run ? null : wrongAnswer(manifest.type, ENTRY_OF[manifest.type], run.result)
+  if (!('error' in run)) out.write(`result:\n${JSON.stringify(run.result, null, 2)}\n`)
+  // The log is printed whether the run failed or not: a failure is when it matters most.
+  const logs = 'error' in run ? (run.error.logs ?? []) : run.logs
+  if (logs.length) out.write(`log:\n${logs.map(logLine).join('\n')}\n`)
+  if (fetches.length) out.write(`fetches:\n${fetches.map(fetchLine).join('\n')}\n`)
   if ('error' in run) out.write(`error: ${run.error.message}\n`)
-  else {
-    out.write(`result:\n${JSON.stringify(run.result, null, 2)}\n`)
-    if (run.logs.length)
-      out.write(`log:\n${run.logs.map((l) => `  ${l.level}: ${l.message}`).join('\n')}\n`)
-  }
-  if (fetches.length) {
-    out.write('fetches:\n')
-    for (const f of fetches)
-      out.write(
-        `  ${f.method} ${new URL(f.url).host} ${f.status ?? 'refused'} ${f.bytes ?? 0} B ${f.ms} ms\n`,
-      )
-  }
+  else if (wrong) out.write(`error: ${wrong}\n`)
   const failed =
     'error' in run ||
+    wrong !== null ||
     (typeof run.result === 'object' && run.result !== null && 'error' in run.result)
   return failed ? 1 : 0
 }

@@ -144,6 +144,12 @@ async function registerFile(
   const { manifest } = read
   if (manifest.type !== file.type)
     return skip(`declares type ${manifest.type} but lies in the ${file.type} folder`)
+  // Uploads refuse this; a file put in the folder by hand is registered where it lies.
+  if (manifest.namespace !== undefined && manifest.namespace !== file.namespace)
+    log.warn('plugin namespace ignored: a namespace is where the file lies', {
+      namespace: file.namespace,
+      declared: manifest.namespace,
+    })
   upsertPluginRegistration(db, {
     namespace: file.namespace,
     type: file.type,

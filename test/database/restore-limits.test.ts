@@ -128,7 +128,7 @@ describe('POST /api/database/restore', () => {
     expect(status).toBe(400)
     expect(body).toMatchObject({
       success: 0,
-      error: `Title is longer than ${MAX_TITLE_LENGTH} characters.`,
+      error: `Too much metadata: a title of 2,001 characters; at most 2,000.`,
     })
   })
 

@@ -16,7 +16,11 @@ beforeAll(() => {
   site = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
-    fetch: () => Response.json({ tags: ['artist:fake', 'language:english'] }),
+    fetch: (req) => {
+      if (new URL(req.url).pathname === '/members' && req.headers.get('cookie') !== 'sid=abc123')
+        return new Response('members only', { status: 403 })
+      return Response.json({ tags: ['artist:fake', 'language:english'] })
+    },
   })
 })
 
@@ -67,7 +71,9 @@ describe('npm run plugin -- run', () => {
     expect(out.code).toBe(0)
     expect(out.stdout).toContain('"tags": "artist:fake, language:english"')
     expect(out.stdout).toContain('log: looking up')
-    expect(out.stdout).toMatch(new RegExp(`GET 127\\.0\\.0\\.1:${site.port} 200 \\d+ B \\d+ ms`))
+    expect(out.stdout).toMatch(
+      new RegExp(`GET 127\\.0\\.0\\.1:${site.port}/lookup 200 \\d+ B \\d+ ms`),
+    )
   })
 
   it('refuses the same fetch without the private-host allowance, and exits 1', async () => {
@@ -140,7 +146,42 @@ describe('npm run plugin -- check', () => {
     const file = write('broken.ts', broken)
     const out = await cli(['check', file])
     expect(out.code).toBe(1)
-    expect(out.stderr).toContain('broken.ts(')
+    expect(out.stderr).toMatch(/broken\.ts:9:9: error TS2322/)
+  })
+
+  it('names a syntax error by file:line:col once, then the type checker goes on', async () => {
+    const file = write('syntax.ts', fetching.replace('const body =', 'const body = ;\n  const b ='))
+    const out = await cli(['check', file])
+    expect(out.code).toBe(1)
+    const lines = out.stderr.split('\n')
+    expect(lines[0]).toBe(`${file}:9:16: SyntaxError: Unexpected ;`)
+    expect(lines[1]).toBe('    const body = ;')
+    expect(lines[2]).toBe('                 ^')
+    expect(out.stderr).toContain(`${file}:9:16: error TS1109`)
+    expect(out.stderr.split(file).length - 1).toBe(2)
+    expect(out.stderr).not.toContain('Parse error')
+  })
+
+  it('names every error of a file Bun reports as "Parse error"', async () => {
+    const file = write(
+      'parse.ts',
+      fetching.replace('const body =', 'const f = (a: number => a\n  const body ='),
+    )
+    const out = await cli(['check', file])
+    expect(out.code).toBe(1)
+    expect(out.stderr).toContain(`${file}:9:24: SyntaxError: Expected ")" but found "=>"`)
+    expect(out.stderr).not.toContain('Parse error')
+  })
+
+  it('type-checks a file whose pluginInfo() fails', async () => {
+    const file = write(
+      'both.ts',
+      "export function pluginInfo() { return { name: 'x' } }\nconst n: number = 'a'\n",
+    )
+    const out = await cli(['check', file])
+    expect(out.code).toBe(1)
+    expect(out.stderr).toContain('pluginInfo() is not valid')
+    expect(out.stderr).toContain(`${file}:2:7: error TS2322`)
   })
 
   it('reports an invalid pluginInfo()', async () => {
@@ -148,5 +189,63 @@ describe('npm run plugin -- check', () => {
     const out = await cli(['check', file])
     expect(out.code).toBe(1)
     expect(out.stderr).toContain('pluginInfo() is not valid')
+  })
+})
+
+describe('npm run plugin -- run, options', () => {
+  const env = { TANKOBUN_FETCH_ALLOW_PRIVATE: '127.0.0.1' }
+
+  it('--timeout sets the wall clock', async () => {
+    const file = write(
+      'slow.ts',
+      fetching.replace("console.log('looking up', ctx.oneshot)", 'await sleep(3000)'),
+    )
+    const out = await cli(['run', file, '--oneshot', 'x', '--timeout', '500'], env)
+    expect(out.code).toBe(1)
+    expect(out.stdout).toContain('error: plugin timed out after 500 ms')
+    const bad = await cli(['run', file, '--timeout', 'soon'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--timeout takes milliseconds')
+  })
+
+  it('--login runs a login plugin first and fetches with its session', async () => {
+    const login = write(
+      'login.ts',
+      `export function pluginInfo() {
+        return { name: 'Login', type: 'login', author: 't', description: 'd', version: '1',
+          hosts: ['127.0.0.1'], parameters: [{ name: 'sid', type: 'string', desc: 'session id' }] }
+      }
+      export function execLogin(ctx: PluginContext) {
+        return { cookies: [{ name: 'sid', value: String(ctx.args.sid), domain: '127.0.0.1' }] }
+      }`,
+    )
+    const file = write('members.ts', fetching)
+    const url = `http://127.0.0.1:${site.port}/members`
+    const without = await cli(['run', file, '--oneshot', url], env)
+    expect(without.code).toBe(1)
+    const out = await cli(
+      ['run', file, '--oneshot', url, '--login', login, '--login-arg', 'sid=abc123'],
+      env,
+    )
+    expect(out.stderr).toBe('')
+    expect(out.code).toBe(0)
+    expect(out.stdout).toContain('login: ')
+    expect(out.stdout).toContain('"tags": "artist:fake, language:english"')
+    expect(out.stdout).toContain(`GET 127.0.0.1:${site.port}/members 200`)
+  })
+
+  it("prints the log of a failed run, with each line's level", async () => {
+    const file = write(
+      'failing.ts',
+      fetching.replace(
+        "console.log('looking up', ctx.oneshot)",
+        "console.info('an info'); console.debug('a debug'); console.warn('a warning'); throw new Error('gave up')",
+      ),
+    )
+    const out = await cli(['run', file, '--oneshot', 'x'], env)
+    expect(out.code).toBe(1)
+    expect(out.stdout).toContain('log:\n  info: an info\n  debug: a debug\n  warn: a warning\n')
+    expect(out.stdout).toContain('error: ')
+    expect(out.stdout).toContain('gave up')
   })
 })

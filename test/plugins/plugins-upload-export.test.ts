@@ -83,6 +83,8 @@ describe('POST /api/plugins/upload', () => {
       operation: 'upload_plugin',
       success: 1,
       namespace: 'custom/script/hello',
+      version: '1.0',
+      previous_version: null,
     })
     expect(storedFiles()).toContain(join('script', 'hello.ts'))
 
@@ -98,15 +100,52 @@ describe('POST /api/plugins/upload', () => {
     expect(run.body).toMatchObject({ success: 1, type: 'script', data: 'hello you' })
   })
 
-  it('answers 409 Env when the namespace is taken, and keeps the installed file', async () => {
-    await upload('taken.ts', HELLO, { cookie })
-    const before = await Bun.file(join(customDir(), 'script', 'taken.ts')).text()
-    const again = HELLO.replace("'hello '", "'changed '")
+  it('replaces a plugin uploaded again under its name, answering both versions', async () => {
+    const first = await upload('taken.ts', HELLO, { cookie })
+    expect(first.body).toMatchObject({ version: '1.0', previous_version: null })
+    await app.json('/api/plugins/settings?namespace=custom/script/taken', {
+      method: 'PUT',
+      json: { enabled: true },
+      cookie,
+    })
+    const again = HELLO.replace("'hello '", "'changed '").replace('"1.0"', '"1.1"')
     const { status, body } = await upload('taken.ts', again, { cookie })
-    expect(status).toBe(409)
-    expect(body).toMatchObject({ operation: 'upload_plugin', success: 0 })
-    expect(body.error).toContain('custom/script/taken')
-    expect(await Bun.file(join(customDir(), 'script', 'taken.ts')).text()).toBe(before)
+    expect(status).toBe(200)
+    expect(body).toEqual({
+      operation: 'upload_plugin',
+      success: 1,
+      namespace: 'custom/script/taken',
+      version: '1.1',
+      previous_version: '1.0',
+    })
+    expect(await Bun.file(join(customDir(), 'script', 'taken.ts')).text()).toBe(again)
+    expect(storedFiles().filter((f) => f.includes('taken') || f.endsWith('.tmp'))).toEqual([
+      join('script', 'taken.ts'),
+    ])
+    const list = (await app.json<any[]>('/api/plugins/script', { cookie })).body
+    expect(list.find((p) => p.namespace === 'custom/script/taken')).toMatchObject({
+      version: '1.1',
+    })
+    // The new code runs, and the settings stay.
+    const run = await app.json('/api/plugins/use?plugin=custom/script/taken&arg=you', {
+      method: 'POST',
+      cookie,
+    })
+    expect(run.body).toMatchObject({ success: 1, data: 'changed you' })
+    const settings = await app.json('/api/plugins/settings?namespace=custom/script/taken', {
+      cookie,
+    })
+    expect(settings.body).toMatchObject({ enabled: true })
+  })
+
+  it('a replacement that is not a valid plugin is refused and keeps the installed file', async () => {
+    await upload('kept.ts', HELLO, { cookie })
+    const before = await Bun.file(join(customDir(), 'script', 'kept.ts')).text()
+    const broken = await upload('kept.ts', 'export function pluginInfo() { return {} }', {
+      cookie,
+    })
+    expect(broken.status).toBe(400)
+    expect(await Bun.file(join(customDir(), 'script', 'kept.ts')).text()).toBe(before)
   })
 
   it('answers 400 Env for a file that is not .ts, and stores nothing', async () => {
@@ -143,6 +182,16 @@ describe('POST /api/plugins/upload', () => {
     expect(storedFiles()).toEqual(before)
   })
 
+  it('names the file, line and column of a syntax error, even one Bun calls "Parse error"', async () => {
+    const source = HELLO + 'export const f = (a: number => a\n'
+    const { status, body } = await upload('unparsed.ts', source, { cookie })
+    expect(status).toBe(400)
+    expect(body.error).toBe(
+      'Not a valid plugin: unparsed.ts:3:29: SyntaxError: Expected ")" but found "=>"',
+    )
+    expect(storedFiles()).not.toContain(join('script', 'unparsed.ts'))
+  })
+
   it('answers 400 without a file part and 413 past the size cap', async () => {
     const empty = await app.json('/api/plugins/upload', {
       method: 'POST',
@@ -163,6 +212,74 @@ describe('POST /api/plugins/upload', () => {
     expect(asGuest.status).toBe(403)
     expect(storedFiles()).not.toContain(join('script', 'anon.ts'))
     expect(storedFiles()).not.toContain(join('script', 'guest.ts'))
+  })
+})
+
+describe('DELETE /api/plugins', () => {
+  it('deletes an uploaded plugin: its file, its listing and its settings', async () => {
+    await upload('gone.ts', HELLO, { cookie })
+    await app.json('/api/plugins/settings?namespace=custom/script/gone', {
+      method: 'PUT',
+      json: { enabled: true },
+      cookie,
+    })
+    const { status, body } = await app.json('/api/plugins?namespace=custom/script/gone', {
+      method: 'DELETE',
+      cookie,
+    })
+    expect(status).toBe(200)
+    expect(body).toEqual({
+      operation: 'delete_plugin',
+      success: 1,
+      namespace: 'custom/script/gone',
+      version: '1.0',
+    })
+    expect(storedFiles()).not.toContain(join('script', 'gone.ts'))
+    const list = (await app.json<any[]>('/api/plugins/script', { cookie })).body
+    expect(list.map((p) => p.namespace)).not.toContain('custom/script/gone')
+    const run = await app.json('/api/plugins/use?plugin=custom/script/gone', {
+      method: 'POST',
+      cookie,
+    })
+    expect(run.body).toMatchObject({ success: 0, error: 'Plugin not found on system.' })
+    // Uploaded again, it starts from the defaults: the old settings went with it.
+    await upload('gone.ts', HELLO, { cookie })
+    const settings = await app.json('/api/plugins/settings?namespace=custom/script/gone', {
+      cookie,
+    })
+    expect(settings.body).toMatchObject({ enabled: false })
+  })
+
+  it('refuses a built-in plugin (400 Env) and keeps it; an unknown one is a 400 Env', async () => {
+    const builtin = await app.json('/api/plugins?namespace=metadata/comicinfo', {
+      method: 'DELETE',
+      cookie,
+    })
+    expect(builtin.status).toBe(400)
+    expect(builtin.body).toMatchObject({ operation: 'delete_plugin', success: 0 })
+    expect(builtin.body.error).toContain('built in')
+    const list = (await app.json<any[]>('/api/plugins/metadata', { cookie })).body
+    expect(list.map((p) => p.namespace)).toContain('metadata/comicinfo')
+    const unknown = await app.json('/api/plugins?namespace=custom/script/nothing', {
+      method: 'DELETE',
+      cookie,
+    })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body).toMatchObject({ operation: 'delete_plugin', success: 0 })
+  })
+
+  it('is refused without credentials (401) and to a guest token (403)', async () => {
+    await upload('stays.ts', HELLO, { cookie })
+    const anonymous = await app.json('/api/plugins?namespace=custom/script/stays', {
+      method: 'DELETE',
+    })
+    expect(anonymous.status).toBe(401)
+    const asGuest = await app.json('/api/plugins?namespace=custom/script/stays', {
+      method: 'DELETE',
+      token: guest,
+    })
+    expect(asGuest.status).toBe(403)
+    expect(storedFiles()).toContain(join('script', 'stays.ts'))
   })
 })
 

@@ -1,6 +1,7 @@
 // Plugins page: the built-in plugins listed by type with their names; a setting changed through
 // the form is what the API answers; the priority order moves; a valid .ts plugin uploads and is
-// listed, an invalid one shows the server's error; a script plugin runs and its answer shows.
+// listed, replaced by a second upload and deleted, an invalid one shows the server's error; a
+// script plugin runs and its answer and run log show.
 import { describe, expect } from 'bun:test'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
@@ -15,7 +16,11 @@ const HELLO = `export function pluginInfo() { return ${JSON.stringify({
   type: 'script',
   oneshot_arg: 'Who to greet',
 })} }
-export function runScript(ctx) { return { data: 'hello ' + (ctx.oneshot ?? 'world') } }
+export function runScript(ctx) {
+  console.log('greeting ' + (ctx.oneshot ?? 'world'))
+  if (ctx.oneshot === 'nobody') throw new Error('nobody to greet')
+  return { data: 'hello ' + (ctx.oneshot ?? 'world') }
+}
 `
 
 describe('plugins page', () => {
@@ -137,6 +142,44 @@ describe('plugins page', () => {
     await card.getByLabel('Who to greet').fill('you')
     await card.getByRole('button', { name: 'Run now' }).click()
     await card.locator('pre.plugin-answer').getByText('"hello you"').waitFor()
+    await expect(card.getByLabel('Run log').textContent()).resolves.toBe('greeting you')
+    // A failed run shows its error and its log.
+    await card.getByLabel('Who to greet').fill('nobody')
+    await card.getByRole('button', { name: 'Run now' }).click()
+    await card.getByText('nobody to greet').waitFor()
+    await card.getByLabel('Run log').getByText('greeting nobody').waitFor()
+    // Queued, the failed job's log shows under it, and in the jobs console's details.
+    await card.getByRole('button', { name: 'Queue as job' }).click()
+    await card.locator('.job-progress[data-state="failed"]').waitFor()
+    await expect(card.getByLabel('Run log').textContent()).resolves.toBe('greeting nobody')
+    await ui.page.getByRole('link', { name: 'Jobs', exact: true }).click()
+    const job = ui.page.locator('li.job[data-state="failed"]').filter({ hasText: 'plugin_exec' })
+    await job.first().getByRole('button', { name: 'Details' }).click()
+    await job.first().getByLabel('Run log').getByText('greeting nobody').waitFor()
+    await ui.page.goto(app.url + '/#/plugins')
+    await card.getByRole('button', { name: 'Configure Hello Upload' }).click()
+
+    // The same file name again replaces it, the toast naming both versions.
+    await input.setInputFiles({
+      name: 'hello.ts',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(HELLO.replace('"1.0"', '"2.0"')),
+    })
+    await ui.page.getByRole('button', { name: 'Upload plugin' }).click()
+    await ui.page.getByText('Replaced custom/script/hello v1.0 with v2.0.').waitFor()
+    await card.getByText('v2.0').waitFor()
+
+    // Deleting asks first; a built-in has no delete button.
+    await card.getByRole('button', { name: 'Delete Hello Upload' }).click()
+    await card.getByRole('button', { name: 'Confirm' }).click()
+    await card.waitFor({ state: 'detached' })
+    const { body } = await app.json<Wire[]>('/api/plugins/script', { cookie })
+    expect(body.map((p) => p.namespace)).not.toContain('custom/script/hello')
+    const builtin = ui.page
+      .getByRole('list', { name: 'Metadata plugins' })
+      .getByRole('listitem', { name: 'ComicInfo' })
+    await builtin.waitFor()
+    expect(await builtin.getByRole('button', { name: /^Delete/ }).count()).toBe(0)
     expect(ui.errors).toEqual([])
     await ui.context.close()
   })

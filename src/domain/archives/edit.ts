@@ -3,10 +3,11 @@
 import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
-import { normalizeTags } from '../../model/tags.ts'
+import { normalizeTags, splitTags } from '../../model/tags.ts'
+import { rawTagsOverCap, tagsOverCap, textOverCap } from '../../model/metadata-limits.ts'
 import { commit } from '../commit.ts'
 import { clearNewFlags, patchArchive, type ArchivePatch } from './save.ts'
-import { editedTitle, MAX_TITLE_LENGTH, storedText } from './metadata-text.ts'
+import { editedTitle, storedText } from './metadata-text.ts'
 
 function write(deps: Deps, id: string, patch: ArchivePatch): ArchiveRow {
   const row = commit(deps, (w) => patchArchive(w, id, patch))
@@ -24,12 +25,16 @@ export function updateMetadata(
     if (fields.title !== undefined) {
       const title = editedTitle(fields.title)
       if (!title) throw fail.bad_request('Title cannot be empty.')
-      if (title.length > MAX_TITLE_LENGTH)
-        throw fail.bad_request(`Title is longer than ${MAX_TITLE_LENGTH} characters.`)
       patch.title = title
     }
-    if (fields.tags !== undefined) patch.tags = normalizeTags(fields.tags)
+    if (fields.tags !== undefined) {
+      const tooMany = rawTagsOverCap(fields.tags) ?? tagsOverCap(splitTags(fields.tags))
+      if (tooMany) throw fail.bad_request(`Too much metadata: ${tooMany}.`)
+      patch.tags = normalizeTags(fields.tags)
+    }
     if (fields.summary !== undefined) patch.summary = storedText(fields.summary)
+    const tooLong = textOverCap(patch)
+    if (tooLong) throw fail.bad_request(`Too much metadata: ${tooLong}.`)
     if (Object.keys(patch).length === 0)
       throw fail.bad_request('No metadata parameters (Please supply title, tags or summary)')
     return write(deps, row.id, patch)

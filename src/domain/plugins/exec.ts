@@ -6,10 +6,12 @@ import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { listEnabledPluginNamespaces } from '../../db/repos/plugins.repo.ts'
 import { AppError, fail } from '../../errors.ts'
 import { joinTags, splitTags, tagsMissingFrom } from '../../model/tags.ts'
+import { tagsOverCap, textOverCap } from '../../model/metadata-limits.ts'
 import { requireArchive } from '../archives/lookup.ts'
 import { patchArchive, type ArchivePatch } from '../archives/save.ts'
 import { commit } from '../commit.ts'
-import { runPlugin, runPluginBatch } from './run.ts'
+import { logField, runPlugin, runPluginBatch } from './run.ts'
+import type { RunLogLine } from './run-log.ts'
 import { requirePlugin } from './settings.ts'
 
 /**
@@ -24,6 +26,13 @@ export type PluginExecArgs =
 
 /** What a metadata run changed: the tags it added (not those the archive had), title, summary. */
 export type AppliedMetadata = { tags_added: string[]; title?: string; summary?: string }
+
+/** A metadata answer that would take the archive past its caps (model/metadata-limits.ts). */
+class TooMuchMetadata extends AppError {
+  constructor(message: string) {
+    super('bad_request', message)
+  }
+}
 
 /** How long a run waits for an archive another writer holds (an edit takes milliseconds). */
 const LOCK_WAIT_MS = 5_000
@@ -54,7 +63,9 @@ export function applyMetadata(
   return withArchiveLock(deps, id, () => {
     const row = findArchive(deps.db, id)
     if (!row || row.unlinked) throw fail.bad_request(`No archive with ID ${id}.`)
-    const { patch, applied } = metadataPatch(row, data)
+    const change = metadataPatch(row, data)
+    if ('refused' in change) throw new TooMuchMetadata(change.refused)
+    const { patch, applied } = change
     if (Object.keys(patch).length > 0) commit(deps, (w) => patchArchive(w, id, patch))
     return applied
   })
@@ -64,11 +75,20 @@ export function applyMetadata(
 function metadataPatch(
   row: ArchiveRow,
   data: Record<string, unknown>,
-): { patch: ArchivePatch; applied: AppliedMetadata } {
+): { patch: ArchivePatch; applied: AppliedMetadata } | { refused: string } {
   const current = splitTags(row.tags)
   const added = tagsMissingFrom(row.tags, typeof data.new_tags === 'string' ? data.new_tags : '')
+  // The answer itself fit (run.ts); with the archive's own tags it may not.
+  const tooMany = added.length > 0 ? tagsOverCap([...current, ...added]) : null
+  if (tooMany)
+    return {
+      refused: `Adding ${added.length} tags would give the archive too much metadata: ${tooMany}.`,
+    }
   const title = typeof data.title === 'string' ? data.title.trim() : ''
   const summary = typeof data.summary === 'string' ? data.summary : ''
+  // Every writer of an answer comes through here (ComicInfo.xml at catalogue too, not a run).
+  const tooLong = textOverCap({ title, summary })
+  if (tooLong) return { refused: `Too much metadata: ${tooLong}.` }
   const patch: ArchivePatch = {}
   const applied: AppliedMetadata = { tags_added: added }
   if (added.length > 0) patch.tags = joinTags([...current, ...added])
@@ -85,8 +105,9 @@ function metadataPatch(
 async function applyMetadataMany(
   deps: Deps,
   answers: Map<string, Record<string, unknown>>,
-): Promise<Map<string, AppliedMetadata>> {
+): Promise<{ applied: Map<string, AppliedMetadata>; refused: Map<string, string> }> {
   const applied = new Map<string, AppliedMetadata>()
+  const refused = new Map<string, string>()
   const held: string[] = []
   commit(deps, (w) => {
     for (const [id, data] of answers) {
@@ -97,6 +118,10 @@ async function applyMetadataMany(
       const row = findArchive(deps.db, id)
       if (!row || row.unlinked) continue
       const change = metadataPatch(row, data)
+      if ('refused' in change) {
+        refused.set(id, change.refused)
+        continue
+      }
       if (Object.keys(change.patch).length > 0) patchArchive(w, id, change.patch)
       applied.set(id, change.applied)
     }
@@ -104,11 +129,12 @@ async function applyMetadataMany(
   for (const id of held) {
     try {
       applied.set(id, await applyMetadata(deps, id, answers.get(id)!))
-    } catch {
-      // Gone, or still held past the wait: its next edit or run will do.
+    } catch (err) {
+      // Gone, or still held past the wait: its next edit or run will do. Too much is said.
+      if (err instanceof AppError && err.message.startsWith('Adding ')) refused.set(id, err.message)
     }
   }
-  return applied
+  return { applied, refused }
 }
 
 /** One plugin as the queue endpoint asked: its failure fails the job with the plugin's message. */
@@ -117,7 +143,13 @@ async function execOne(deps: Deps, args: { plugin: string; id?: string; arg?: st
   const archive = args.id || plugin.type === 'metadata' ? requireArchive(deps, args.id) : undefined
   const answer = await runPlugin(deps, plugin, archive, args.arg ?? null)
   // `type`, `success` and `data` as LANraragi's run_plugin job reports them (its clients read them).
-  const base = { plugin: plugin.namespace, type: answer.type, success: 1, data: answer.data }
+  const base = {
+    plugin: plugin.namespace,
+    type: answer.type,
+    success: 1,
+    data: answer.data,
+    ...logField(answer.log),
+  }
   if (plugin.type !== 'metadata' || !archive) return base
   return { ...base, id: archive.id, applied: await applyMetadata(deps, archive.id, answer.data) }
 }
@@ -144,8 +176,9 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
  */
 async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) => void) {
   await deps.plugins.ready()
-  const applied: ({ plugin: string; id: string } & AppliedMetadata)[] = []
-  const failed: { plugin: string; id?: string; error: string }[] = []
+  const applied: ({ plugin: string; id: string; log?: RunLogLine[] } & AppliedMetadata)[] = []
+  const failed: { plugin: string; id?: string; error: string; log?: RunLogLine[] }[] = []
+  const logs = logBudget()
   const namespaces = enabledMetadataPlugins(deps)
   const total = Math.max(1, ids.length * namespaces.length)
   let done = 0
@@ -166,20 +199,32 @@ async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) 
       .filter((row): row is ArchiveRow => !!row && !row.unlinked)
     let ended = 0
     let answers = new Map<string, Record<string, unknown>>()
+    const logOf = new Map<string, RunLogLine[]>()
     let writes = Promise.resolve()
     const flush = () => {
       if (answers.size === 0) return
       const chunk = answers
       answers = new Map()
       writes = writes.then(async () => {
-        for (const [id, result] of await applyMetadataMany(deps, chunk))
-          applied.push({ plugin: namespace, id, ...result })
+        const written = await applyMetadataMany(deps, chunk)
+        for (const [id, result] of written.applied)
+          applied.push({ plugin: namespace, id, ...result, ...logs.take(logOf.get(id)) })
+        for (const [id, error] of written.refused)
+          failed.push({ plugin: namespace, id, error, ...logs.take(logOf.get(id)) })
       })
     }
     try {
       await runPluginBatch(deps, plugin, rows, (row, outcome) => {
-        if (outcome.ok) answers.set(row.id, outcome.answer.data)
-        else failed.push({ plugin: namespace, id: row.id, error: outcome.error })
+        if (outcome.ok) {
+          answers.set(row.id, outcome.answer.data)
+          logOf.set(row.id, outcome.answer.log)
+        } else
+          failed.push({
+            plugin: namespace,
+            id: row.id,
+            error: outcome.error,
+            ...logs.take(outcome.log),
+          })
         if (answers.size >= APPLY_CHUNK) flush()
         // A job.progress event per whole percent, not per archive.
         const percent = Math.floor(((start + ++ended) / total) * 100)
@@ -192,7 +237,33 @@ async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) 
     flush()
     await writes
   }
-  return { ids, applied, failed }
+  return { ids, applied, failed, ...(logs.dropped > 0 ? { logs_dropped: logs.dropped } : {}) }
+}
+
+/**
+ * Characters of run log one automatic job keeps over all its archives: a job result is capped
+ * (MAX_RESULT_BYTES, 256 KiB), and a batch of hundreds of chatty runs must not push the
+ * applied and failed lists out of it. Past it, entries carry no log and `logs_dropped` counts them.
+ */
+const AUTO_LOG_BUDGET_CHARS = 64 * 1024
+
+function logBudget() {
+  let left = AUTO_LOG_BUDGET_CHARS
+  const budget = {
+    dropped: 0,
+    /** `{log}` for an entry when the run logged something and the budget allows, else `{}`. */
+    take(log: RunLogLine[] | undefined): { log?: RunLogLine[] } {
+      if (!log || log.length === 0) return {}
+      const size = log.reduce((sum, line) => sum + line.message.length + 20, 0)
+      if (size > left) {
+        budget.dropped++
+        return {}
+      }
+      left -= size
+      return { log }
+    },
+  }
+  return budget
 }
 
 export function execPluginJob(

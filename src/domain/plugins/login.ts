@@ -44,7 +44,7 @@ export async function loginSession(deps: Deps, namespace: string): Promise<Login
   const now = Date.now()
   const hit = kept.get(key)
   if (hit && hit.until > now) return hit.session
-  const session = runPluginRaw(deps, plugin, undefined, null).then((result) =>
+  const session = runPluginRaw(deps, plugin, undefined, null).then(({ result }) =>
     toSession(pluginDataOf(result), plugin.info.hosts ?? []),
   )
   const entry = { until: now + LOGIN_SESSION_TTL_MS, session }

@@ -3,7 +3,7 @@
 // metadata run only proposes: nothing is written here.
 import type { Deps } from '../../deps.ts'
 import type { ArchiveReader } from '../../archive/types.ts'
-import { fail } from '../../errors.ts'
+import { AppError, fail } from '../../errors.ts'
 import { PluginRunError, type PluginCtx } from '../../plugins/host.ts'
 import {
   ENTRY_OF,
@@ -13,10 +13,18 @@ import {
 } from '../../plugins/manifest.ts'
 import { toAbsolutePath } from '../archives/files.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
-import { maskSecrets, secretValuesOf } from '../../plugins/mask-secrets.ts'
+import { maskSecrets } from '../../plugins/mask-secrets.ts'
+import { wrongAnswer } from '../../plugins/answer-check.ts'
 import { libraryGrant } from './library-grant.ts'
+import { runLogOf, runSecrets, type RunLogLine } from './run-log.ts'
 import { loginSession } from './login.ts'
-import { joinTags, tagsMissingFrom } from '../../model/tags.ts'
+import { joinTags, splitTags, tagsMissingFrom } from '../../model/tags.ts'
+import {
+  MAX_ARCHIVE_TAGS,
+  rawTagsOverCap,
+  tagsOverCap,
+  textOverCap,
+} from '../../model/metadata-limits.ts'
 import { pluginArgs, pluginTimeoutMs, type InstalledPlugin } from './settings.ts'
 
 /** An archive as a plugin's `ctx.archive` sees it. */
@@ -25,7 +33,26 @@ export function pluginArchiveOf(archive: ArchiveRow): NonNullable<PluginCtx['arc
   return { arcid, title, tags, summary, filename, pagecount }
 }
 
-export type PluginRunAnswer = { type: PluginType; data: Record<string, unknown> }
+/** A run's answer: the plugin's data, and the last lines it logged (secrets blanked). */
+export type PluginRunAnswer = { type: PluginType; data: Record<string, unknown>; log: RunLogLine[] }
+
+/** A run that failed (a 400, as LANraragi answers it), with the last lines the plugin logged. */
+export class PluginFailure extends AppError {
+  constructor(
+    message: string,
+    readonly log: RunLogLine[],
+  ) {
+    super('bad_request', message)
+  }
+}
+
+/** `{log}` when the run logged anything, else nothing: a quiet run's answer is LANraragi's. */
+export const logField = (log: RunLogLine[]): { log?: RunLogLine[] } =>
+  log.length > 0 ? { log } : {}
+
+/** The run log a failure carries, or none. */
+export const failureLog = (err: unknown): RunLogLine[] =>
+  err instanceof PluginFailure ? err.log : []
 
 /** An archive entry a plugin reads (ComicInfo.xml, a page): past this its read fails. */
 const MAX_PLUGIN_ENTRY_BYTES = 16 * 1024 * 1024
@@ -56,6 +83,22 @@ function newTagsOf(value: unknown, archive: ArchiveRow | undefined): string {
   return joinTags(tagsMissingFrom(archive?.tags ?? '', tagsOf(value)))
 }
 
+/** Null when a metadata answer fits an archive (model/metadata-limits.ts), else the reason. */
+function metadataOverCap(data: Record<string, unknown>): string | null {
+  // A list is counted before it is joined (each entry is at least one tag).
+  if (Array.isArray(data.tags) && data.tags.length > MAX_ARCHIVE_TAGS)
+    return tagsOverCap(data.tags as string[])
+  const raw = tagsOf(data.tags)
+  return (
+    rawTagsOverCap(raw) ??
+    tagsOverCap(splitTags(raw)) ??
+    textOverCap({
+      ...(typeof data.title === 'string' ? { title: data.title.trim() } : {}),
+      ...(typeof data.summary === 'string' ? { summary: data.summary } : {}),
+    })
+  )
+}
+
 /** What every run of one plugin shares (its file, saved arguments, limits, login session): read
  * once for a batch of runs. */
 export type PreparedPlugin = {
@@ -64,7 +107,7 @@ export type PreparedPlugin = {
   args: Record<string, unknown>
   limits: { wallMs: number; memoryMb: number }
   login?: LoginSession
-  /** Values of its secret arguments, masked in what its runs report (mask-secrets.ts). */
+  /** What its runs must not show, in logs and messages alike (runSecrets). */
   secrets: string[]
 }
 
@@ -84,7 +127,7 @@ export async function preparePlugin(deps: Deps, plugin: InstalledPlugin): Promis
     plugin,
     source,
     args,
-    secrets: secretValuesOf(plugin.info.parameters ?? [], args),
+    secrets: runSecrets(plugin.info, args, login),
     limits: {
       wallMs: pluginTimeoutMs(deps, plugin.namespace),
       memoryMb: deps.settings.get('plugin_memory_mb'),
@@ -131,12 +174,12 @@ function maskedResult(result: unknown, secrets: readonly string[]): unknown {
 }
 
 /** A plugin's answer as an object; an `{error}` answer is a 400 with its message. */
-export function pluginDataOf(result: unknown): Record<string, unknown> {
+export function pluginDataOf(result: unknown, log: RunLogLine[] = []): Record<string, unknown> {
   const data =
     result !== null && typeof result === 'object' && !Array.isArray(result)
       ? (result as Record<string, unknown>)
       : { result }
-  if (typeof data.error === 'string' && data.error) throw fail.bad_request(data.error)
+  if (typeof data.error === 'string' && data.error) throw new PluginFailure(data.error, log)
   return data
 }
 
@@ -156,23 +199,33 @@ function loginSummaryOf(data: Record<string, unknown>): Record<string, unknown> 
   }
 }
 
-/** A plugin's answer as the run's data; an `{error}` answer is a 400 with its message. */
+/**
+ * A plugin's answer as the run's data; an `{error}` answer, or one that is not what the SDK
+ * declares for its type, is a 400 with its message.
+ */
 function answerOf(
   plugin: InstalledPlugin,
   result: unknown,
   archive: ArchiveRow | undefined,
+  log: RunLogLine[],
 ): PluginRunAnswer {
-  const data = pluginDataOf(result)
-  if (plugin.type === 'login') return { type: plugin.type, data: loginSummaryOf(data) }
+  const wrong = wrongAnswer(plugin.type, ENTRY_OF[plugin.type], result)
+  if (wrong) throw new PluginFailure(wrong, log)
+  const data = pluginDataOf(result, log)
+  if (plugin.type === 'login') return { type: plugin.type, data: loginSummaryOf(data), log }
   // A script answers `{ data }`: that is the run's data, as LANraragi answers a script's hash.
   if (plugin.type === 'script')
     return {
       type: plugin.type,
       data: 'data' in data ? (data.data as Record<string, unknown>) : data,
+      log,
     }
-  if (plugin.type !== 'metadata') return { type: plugin.type, data }
+  if (plugin.type !== 'metadata') return { type: plugin.type, data, log }
+  const tooMuch = metadataOverCap(data)
+  if (tooMuch) throw new PluginFailure(`execMetadata answered too much metadata: ${tooMuch}.`, log)
   return {
     type: plugin.type,
+    log,
     data: {
       new_tags: newTagsOf(data.tags, archive),
       // Trimmed, as LANraragi sends a plugin's title.
@@ -184,14 +237,15 @@ function answerOf(
 
 /**
  * One run of an installed plugin as the plugin answered it, before answerOf shapes it (a login
- * run's session is read from this). A failing plugin is a 400 with its message.
+ * run's session is read from this), with its run log. A failing plugin is a 400 with its message;
+ * the run's secrets are masked in both.
  */
 export async function runPluginRaw(
   deps: Deps,
   plugin: InstalledPlugin,
   archive: ArchiveRow | undefined,
   oneshot: string | null,
-): Promise<unknown> {
+): Promise<{ result: unknown; log: RunLogLine[] }> {
   const prepared = await preparePlugin(deps, plugin)
   try {
     const out = await deps.sandbox.run({
@@ -202,11 +256,17 @@ export async function runPluginRaw(
       limits: prepared.limits,
       tag: tagOf(deps, prepared, archive),
     })
-    return maskedResult(out.result, prepared.secrets)
+    return {
+      result: maskedResult(out.result, prepared.secrets),
+      log: runLogOf(out.logs, prepared.secrets),
+    }
   } catch (err) {
     // A failing plugin is bad input to this request, as LANraragi answers it (400 Env).
     if (err instanceof PluginRunError)
-      throw fail.bad_request(maskSecrets(err.message, prepared.secrets))
+      throw new PluginFailure(
+        maskSecrets(err.message, prepared.secrets),
+        runLogOf(err.logs, prepared.secrets),
+      )
     throw err
   }
 }
@@ -222,11 +282,13 @@ export async function runPlugin(
   archive: ArchiveRow | undefined,
   oneshot: string | null,
 ): Promise<PluginRunAnswer> {
-  return answerOf(plugin, await runPluginRaw(deps, plugin, archive, oneshot), archive)
+  const { result, log } = await runPluginRaw(deps, plugin, archive, oneshot)
+  return answerOf(plugin, result, archive, log)
 }
 
 /** How one archive of a batch ended: the plugin's answer, or why its run failed. */
-export type BatchOutcome = { ok: true; answer: PluginRunAnswer } | { ok: false; error: string }
+export type BatchOutcome =
+  { ok: true; answer: PluginRunAnswer } | { ok: false; error: string; log: RunLogLine[] }
 
 /**
  * A plugin over many archives as one sandbox batch (Run Automatically): one isolate, the plugin
@@ -256,16 +318,22 @@ export async function runPluginBatch(
       (index, outcome) => {
         const archive = archives[index]
         if (!archive) return
+        const log = runLogOf(outcome.logs, prepared.secrets)
         let answer: BatchOutcome
         try {
           answer = outcome.ok
             ? {
                 ok: true,
-                answer: answerOf(plugin, maskedResult(outcome.result, prepared.secrets), archive),
+                answer: answerOf(
+                  plugin,
+                  maskedResult(outcome.result, prepared.secrets),
+                  archive,
+                  log,
+                ),
               }
-            : { ok: false, error: maskSecrets(outcome.error, prepared.secrets) }
+            : { ok: false, error: maskSecrets(outcome.error, prepared.secrets), log }
         } catch (err) {
-          answer = { ok: false, error: err instanceof Error ? err.message : String(err) }
+          answer = { ok: false, error: err instanceof Error ? err.message : String(err), log }
         }
         onAnswer(archive, answer)
       },

@@ -1,13 +1,16 @@
 // Installing an uploaded plugin file (POST /api/plugins/upload): its pluginInfo() is read in the
 // sandbox and checked before anything is written, then the file lands in the sideload folder under
-// its type and is registered. An existing namespace is never replaced.
-import { linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs'
+// its type and is registered, replacing the file of the same namespace when the caller allows it.
+import { linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import { findPlugin } from '../../db/repos/plugins.repo.ts'
 import { fail } from '../../errors.ts'
+import type { PluginManifest } from '../../plugins/manifest.ts'
 import { readManifest } from '../../plugins/registry.ts'
 import { loginFromProblem } from '../../plugins/login-links.ts'
+import { missingHook } from '../../plugins/hook-check.ts'
+import { firstSyntaxError } from '../../plugins/syntax-check.ts'
 
 /** A plugin is one source file; anything larger is not a plugin we want to run. */
 export const MAX_PLUGIN_SOURCE_BYTES = 1024 * 1024
@@ -49,16 +52,30 @@ export async function readPluginSource(content: AsyncIterable<Uint8Array>): Prom
   return out
 }
 
+/** What an install did: the namespace, the new version, and the version it replaced (or null). */
+export type InstalledAnswer = {
+  namespace: string
+  version: string
+  previous_version: string | null
+}
+
 /**
- * Checks and installs one uploaded plugin as `custom/<type>/<stem>`, answering its namespace.
- * 400 for a file that is not UTF-8 or whose pluginInfo() fails or answers a bad manifest; 409
- * when the namespace is taken (registered, or a file already lies there).
+ * Checks and installs one uploaded plugin as `custom/<type>/<stem>`. 400 for a file that is not
+ * UTF-8 or whose pluginInfo() fails or answers a bad manifest. An upload over an installed
+ * sideloaded plugin of that namespace replaces its file (settings kept) when `replace` is set (the
+ * upload route), else it is a 409 (the wizard's save never replaces). With `declaredNamespace:
+ * 'must-match'` (the upload route) a manifest declaring another namespace than the one the file
+ * gets is refused; the wizard's save names the file after that namespace itself.
  */
 export async function installUploadedPlugin(
   deps: Deps,
   filename: string,
   bytes: Uint8Array,
-): Promise<{ namespace: string }> {
+  options: { replace: boolean; declaredNamespace: 'must-match' | 'ignored' } = {
+    replace: false,
+    declaredNamespace: 'ignored',
+  },
+): Promise<InstalledAnswer> {
   const stem = pluginStemOf(filename)
   let source: string
   try {
@@ -66,13 +83,33 @@ export async function installUploadedPlugin(
   } catch {
     throw fail.bad_request(`The plugin file "${filename}" is not UTF-8 text.`)
   }
+  // Before the sandbox: its message for some syntax errors is only "Parse error", no line.
+  const syntax = firstSyntaxError(source, `${stem}.ts`)
+  if (syntax) throw fail.bad_request(`Not a valid plugin: ${syntax}`)
   const read = await readManifest(deps.sandbox, source, `upload/${stem}`)
   if (!read.ok) throw fail.bad_request(`Not a valid plugin: ${read.reason}`)
-  const { type } = read.manifest
+  const { type, version } = read.manifest
+  const noHook = missingHook(source, type)
+  if (noHook) throw fail.bad_request(`Not a valid plugin: ${noHook}`)
   const namespace = `custom/${type}/${stem}`
+  // A namespace is where the file lies, for built-ins and uploads alike: a declared other one
+  // would be ignored, and plugins naming it in login_from would fail at run time.
+  const declared = read.manifest.namespace
+  if (
+    options.declaredNamespace === 'must-match' &&
+    declared !== undefined &&
+    declared !== namespace
+  )
+    throw fail.bad_request(
+      `Not a valid plugin: pluginInfo() declares namespace "${declared}", but an uploaded ` +
+        `plugin's namespace is custom/<type>/<file name>, here ${namespace}. Leave namespace ` +
+        `out or set it to ${namespace} (and name it so in other plugins' login_from).`,
+    )
   await deps.plugins.ready()
   const taken = () => fail.conflict(`A plugin with namespace ${namespace} is already installed.`)
-  if (findPlugin(deps.db, namespace)) throw taken()
+  const installed = findPlugin(deps.db, namespace)
+  if (installed && !options.replace) throw taken()
+  const previous_version = installed ? (JSON.parse(installed.info) as PluginManifest).version : null
   // The login whose session it rides is approved with it: it must be installed already.
   const loginProblem = loginFromProblem({ type, info: read.manifest }, (ns) =>
     findPlugin(deps.db, ns),
@@ -81,24 +118,28 @@ export async function installUploadedPlugin(
     throw fail.bad_request(`Not installed: ${loginProblem}. Install that login plugin first.`)
 
   const folder = join(deps.config.pluginsDir, 'custom', type)
+  const target = join(folder, `${stem}.ts`)
   mkdirSync(folder, { recursive: true })
   // The registry reads only `*.ts`: the temp name is never picked up half-written.
   const temp = join(folder, `.upload-${crypto.randomUUID()}.tmp`)
   writeFileSync(temp, bytes)
   try {
-    // A hard link fails when the name exists: two uploads racing for one name cannot both land.
-    linkSync(temp, join(folder, `${stem}.ts`))
+    // A replace renames over the old file (never a half-written plugin). A new install links:
+    // that fails when the name exists, so two uploads racing for one new name cannot both land.
+    if (options.replace) renameSync(temp, target)
+    else linkSync(temp, target)
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw taken()
     throw err
   } finally {
-    unlinkSync(temp)
+    rmSync(temp, { force: true })
   }
   await deps.plugins.refresh()
-  if (!findPlugin(deps.db, namespace)) {
-    // Not expected (the manifest was checked above); leave nothing behind that was not installed.
-    unlinkSync(join(folder, `${stem}.ts`))
+  const sha256 = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
+  if (findPlugin(deps.db, namespace)?.sha256 !== sha256) {
+    // Not expected (the manifest was checked above); a new file that did not register goes.
+    if (!installed) rmSync(target, { force: true })
     throw fail.internal(`Plugin ${namespace} could not be registered.`)
   }
-  return { namespace }
+  return { namespace, version, previous_version }
 }

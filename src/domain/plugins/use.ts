@@ -5,12 +5,23 @@ import type { Deps } from '../../deps.ts'
 import { AppError, fail } from '../../errors.ts'
 import type { PluginType } from '../../plugins/manifest.ts'
 import { requireArchive } from '../archives/lookup.ts'
-import { runPlugin } from './run.ts'
+import { failureLog, logField, runPlugin } from './run.ts'
+import type { RunLogLine } from './run-log.ts'
 import { findInstalledPlugin } from './settings.ts'
 
+/**
+ * `log`: the last lines the plugin logged (see run-log.ts), only when it logged any, so a quiet
+ * plugin's answer is exactly LANraragi's.
+ */
 export type UseAnswer =
-  | { success: 1; type: PluginType; data: Record<string, unknown> }
-  | { success: 0; type: PluginType | null; error: string; data: { error: string } }
+  | { success: 1; type: PluginType; data: Record<string, unknown>; log?: RunLogLine[] }
+  | {
+      success: 0
+      type: PluginType | null
+      error: string
+      data: { error: string }
+      log?: RunLogLine[]
+    }
 
 /**
  * Runs `plugin` with the archive `id` (required by a metadata plugin) and the one-shot `arg`. A
@@ -29,10 +40,16 @@ export async function usePlugin(
     if (plugin.type === 'metadata' && !params.id)
       throw fail.bad_request('Tried to call a metadata plugin without providing an id.')
     const archive = params.id ? requireArchive(deps, params.id) : undefined
-    const answer = await runPlugin(deps, plugin, archive, params.arg ?? null)
-    return { success: 1, ...answer }
+    const { log, ...answer } = await runPlugin(deps, plugin, archive, params.arg ?? null)
+    return { success: 1, ...answer, ...logField(log) }
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== 'bad_request') throw err
-    return { success: 0, type, error: err.message, data: { error: err.message } }
+    return {
+      success: 0,
+      type,
+      error: err.message,
+      data: { error: err.message },
+      ...logField(failureLog(err)),
+    }
   }
 }

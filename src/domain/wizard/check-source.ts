@@ -4,7 +4,8 @@
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
 import { PluginRunError } from '../../plugins/host.ts'
-import { ENTRY_OF, checkManifest, type PluginManifest } from '../../plugins/manifest.ts'
+import { checkManifest, type PluginManifest } from '../../plugins/manifest.ts'
+import { missingHook } from '../../plugins/hook-check.ts'
 import { MAX_PLUGIN_SOURCE_BYTES } from '../plugins/upload.ts'
 
 export type SourceCheck =
@@ -34,14 +35,6 @@ export function stemOf(manifest: PluginManifest): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 100)
   return stem || 'plugin'
-}
-
-/** True when the source exports `name` as a function (declared or assigned). */
-function exportsFunction(source: string, name: string): boolean {
-  const declared = new RegExp(`export\\s+(async\\s+)?function\\s*\\*?\\s*${name}\\b`)
-  const assigned = new RegExp(`export\\s+(const|let|var)\\s+${name}\\b`)
-  const listed = new RegExp(`export\\s*\\{[^}]*\\b${name}\\b[^}]*\\}`)
-  return declared.test(source) || assigned.test(source) || listed.test(source)
 }
 
 /** The size cap of a plugin file, as for an upload (413 past it). */
@@ -88,12 +81,8 @@ export async function checkPluginSource(deps: Deps, source: string): Promise<Sou
   const read = await readSourceManifest(deps, source)
   if (!read.ok) return { ok: false, errors: [`Not a valid plugin: ${read.reason}`] }
   const { manifest } = read
-  const hook = ENTRY_OF[manifest.type]
-  if (!exportsFunction(source, hook))
-    return {
-      ok: false,
-      errors: [`A ${manifest.type} plugin must export ${hook}(ctx); this file does not.`],
-    }
+  const noHook = missingHook(source, manifest.type)
+  if (noHook) return { ok: false, errors: [noHook] }
   const stem = stemOf(manifest)
   return {
     ok: true,

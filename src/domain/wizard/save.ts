@@ -25,5 +25,10 @@ export async function saveWizardPlugin(
   const check = await checkPluginSource(deps, body.source)
   if (!check.ok) throw fail.bad_request(check.errors.join(' '))
   const filename = body.filename ?? check.filename
-  return installUploadedPlugin(deps, filename, new TextEncoder().encode(body.source))
+  const { namespace } = await installUploadedPlugin(
+    deps,
+    filename,
+    new TextEncoder().encode(body.source),
+  )
+  return { namespace }
 }

@@ -4,6 +4,7 @@
 // or written: a script plugin gets no ctx.library, since that could change categories.
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
+import { wrongAnswer } from '../../plugins/answer-check.ts'
 import {
   PluginRunError,
   type PluginCtx,
@@ -84,6 +85,11 @@ export async function trialRunPlugin(
     const answer: TrialRunAnswer = { result: out.result, log: out.logs, fetches: out.fetches }
     const failed = (out.result as { error?: unknown } | null)?.error
     if (typeof failed === 'string' && failed) answer.error = failed
+    else {
+      // As an installed plugin's run: an answer the SDK does not declare is a failure.
+      const wrong = wrongAnswer(manifest.type, ENTRY_OF[manifest.type], out.result)
+      if (wrong) answer.error = wrong
+    }
     return answer
   } catch (err) {
     if (err instanceof PluginRunError)

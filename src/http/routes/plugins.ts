@@ -21,6 +21,7 @@ import {
   pluginStemOf,
   readPluginSource,
 } from '../../domain/plugins/upload.ts'
+import { deletePlugin } from '../../domain/plugins/remove.ts'
 import { attachmentDisposition } from '../archive-download.ts'
 import { readMultipart } from '../multipart.ts'
 import { PluginModel, runParams, toWirePlugin } from '../models/plugins.ts'
@@ -74,7 +75,15 @@ export const pluginsRoutes = (deps: Deps) =>
         },
         discard: async () => undefined,
       })
-      return ok(await installUploadedPlugin(deps, form.file.filename, form.file.bytes))
+      return ok(
+        await installUploadedPlugin(deps, form.file.filename, form.file.bytes, {
+          replace: true,
+          declaredNamespace: 'must-match',
+        }),
+      )
+    })
+    .delete('/api/plugins', async ({ query }) => ok(await deletePlugin(deps, query.namespace)), {
+      query: PluginModel.namespaceQuery,
     })
     .get(
       '/api/plugins/export',

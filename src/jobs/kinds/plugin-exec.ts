@@ -3,6 +3,8 @@
 import type { Deps } from '../../deps.ts'
 import { defineJob } from '../define-job.ts'
 import { execPluginJob, type PluginExecArgs } from '../../domain/plugins/exec.ts'
+import { PluginFailure } from '../../domain/plugins/run.ts'
+import { JobFailure } from '../job-failure.ts'
 
 /** The same automatic batch asked for twice (ids in order) is that batch. */
 const autoKey = (ids: string[]) => `plugin_exec:auto:${ids.length}:${Bun.hash(ids.join(','))}`
@@ -28,7 +30,20 @@ export const pluginExecJob = (deps: Deps) =>
         ? { auto: true, ids: 'ids' in args ? args.ids : [args.id], resumed: true }
         : null,
     async run(ctx, args) {
-      const result = await execPluginJob(deps, args, (fraction) => ctx.progress(fraction))
+      let result: unknown
+      try {
+        result = await execPluginJob(deps, args, (fraction) => ctx.progress(fraction))
+      } catch (err) {
+        // The failed job keeps the plugin's run log in its result.
+        if (err instanceof PluginFailure && !('auto' in args))
+          throw new JobFailure(err.message, {
+            plugin: args.plugin,
+            success: 0,
+            error: err.message,
+            ...(err.log.length > 0 ? { log: err.log } : {}),
+          })
+        throw err
+      }
       ctx.progress(1)
       return result
     },

@@ -1,10 +1,11 @@
 // One job of the console: name, state, progress bar, times, error; its detail (result, notes)
-// loads from GET /api/minion/<id>/detail when expanded.
+// loads from GET /api/minion/<id>/detail when expanded, a plugin run's log as lines.
 import { useState } from 'preact/hooks'
 import { api, messageOf } from '../api.ts'
 import { ProgressBar } from '../components/job-progress.tsx'
 import { inFlight, type JobStatus } from './types.ts'
 import { ErrorText } from '../components/error-text.tsx'
+import { RunLog, type RunLogLine } from '../plugins/run-log.tsx'
 
 const time = (ms?: number) => (ms ? new Date(ms).toLocaleString() : '')
 
@@ -20,6 +21,7 @@ type Props = { job: JobStatus; onClear: (id: string) => void }
 export function JobRow({ job, onClear }: Props) {
   const [open, setOpen] = useState(false)
   const [detail, setDetail] = useState<string | null>(null)
+  const [log, setLog] = useState<RunLogLine[] | undefined>(undefined)
   const id = String(job.id)
   const label = `${job.name} #${id}`
 
@@ -29,7 +31,11 @@ export function JobRow({ job, onClear }: Props) {
     if (!next) return
     try {
       const body = await api<JobStatus>(`/api/minion/${id}/detail`)
-      setDetail(JSON.stringify({ result: body.result, notes: body.notes }, null, 2))
+      // A plugin run's log reads better as lines than inside the JSON.
+      const { log: runLog, ...result } = (body.result ?? {}) as { log?: RunLogLine[] }
+      setLog(Array.isArray(runLog) ? runLog : undefined)
+      const shown = Array.isArray(runLog) ? result : body.result
+      setDetail(JSON.stringify({ result: shown, notes: body.notes }, null, 2))
     } catch (e) {
       setDetail(messageOf(e))
     }
@@ -62,6 +68,7 @@ export function JobRow({ job, onClear }: Props) {
         )}
       </div>
       {open && <pre class="job-detail">{detail ?? 'Loading…'}</pre>}
+      {open && <RunLog log={log} />}
     </li>
   )
 }

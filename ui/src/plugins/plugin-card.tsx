@@ -1,6 +1,10 @@
 // One plugin in its type's list: what it is (name, version, author, description, all as text),
-// move buttons and a drag handle for its priority, and its settings, options and run panel.
+// move buttons and a drag handle for its priority, its settings, options and run panel, and a
+// delete button for an uploaded one (built-ins cannot be deleted).
 import { useState } from 'preact/hooks'
+import { api } from '../api.ts'
+import { ConfirmButton } from '../components/confirm.tsx'
+import { notify, notifyError } from '../components/toast.tsx'
 import { OptionsForm, SettingsForm } from './settings.tsx'
 import { RunPanel } from './run.tsx'
 import { PluginReach } from './reach.tsx'
@@ -16,6 +20,7 @@ type Props = {
   onDragStart: (index: number, e: PointerEvent) => void
   onDragMove: (e: PointerEvent) => void
   onDragEnd: () => void
+  onDeleted: () => void
 }
 
 export function PluginCard(props: Props) {
@@ -86,6 +91,26 @@ export function PluginCard(props: Props) {
         >
           Export
         </a>
+        {plugin.origin !== 'builtin' && (
+          <ConfirmButton
+            danger
+            label={`Delete ${plugin.name}`}
+            question={`Delete ${plugin.name} and its settings?`}
+            onConfirm={async () => {
+              try {
+                await api(`/api/plugins?namespace=${encodeURIComponent(plugin.namespace)}`, {
+                  method: 'DELETE',
+                })
+                notify(`Deleted ${plugin.namespace}.`)
+                props.onDeleted()
+              } catch (e) {
+                notifyError(e)
+              }
+            }}
+          >
+            Delete
+          </ConfirmButton>
+        )}
       </div>
       {open && (
         <div class="plugin-panels">

@@ -1,15 +1,24 @@
 // Running a plugin: a metadata plugin on an archive picked by search; others with their one-shot
 // argument (a download plugin's URL, a script's input). "Run now" shows the answer without writing
 // anything; "Queue" runs it as a job (a metadata result is then applied) and shows its progress.
+// Either way the run's log (the last lines the plugin printed) shows under it.
 import { useEffect, useState } from 'preact/hooks'
-import { api } from '../api.ts'
+import { api, request } from '../api.ts'
 import { JobProgress } from '../components/job-progress.tsx'
 import type { ArchiveMeta, SearchAnswer } from '../types.ts'
 import type { Plugin } from './types.ts'
 import { ErrorText } from '../components/error-text.tsx'
 import { useAction } from '../components/use-action.ts'
+import { RunLog, type RunLogLine } from './run-log.tsx'
+import type { Job } from '../types.ts'
 
-type UseAnswer = { type: string; data: unknown }
+type UseAnswer = {
+  success: 0 | 1
+  type: string
+  data: unknown
+  error?: string
+  log?: RunLogLine[]
+}
 
 function ArchivePicker({
   value,
@@ -85,6 +94,7 @@ export function RunPanel({ plugin }: { plugin: Plugin }) {
   const [arg, setArg] = useState('')
   const [answer, setAnswer] = useState<UseAnswer | null>(null)
   const [job, setJob] = useState<number | null>(null)
+  const [jobLog, setJobLog] = useState<RunLogLine[] | undefined>(undefined)
   const { busy, error, run } = useAction()
   const needsArchive = plugin.type === 'metadata'
   const argLabel =
@@ -99,9 +109,14 @@ export function RunPanel({ plugin }: { plugin: Plugin }) {
     run(async () => {
       setAnswer(null)
       setJob(null)
-      if (how === 'use')
-        setAnswer(await api<UseAnswer>('/api/plugins/use', { method: 'POST', query: query() }))
-      else
+      setJobLog(undefined)
+      if (how === 'use') {
+        // Read as it is, not through api(): a failed run (`success: 0`) has a log to show too.
+        const res = await request('/api/plugins/use', { method: 'POST', query: query() })
+        const body = (await res.json()) as UseAnswer
+        setAnswer(body)
+        if (body.success === 0) throw new Error(body.error || 'The plugin failed.')
+      } else
         setJob(
           (await api<{ job: number }>('/api/plugins/queue', { method: 'POST', query: query() }))
             .job,
@@ -129,8 +144,16 @@ export function RunPanel({ plugin }: { plugin: Plugin }) {
       </div>
       {busy && <p class="muted">Running…</p>}
       <ErrorText text={error} />
-      {answer && <AnswerText answer={answer} />}
-      {job !== null && <JobProgress id={job} label={`${plugin.name} run`} />}
+      {answer?.success === 1 && <AnswerText answer={answer} />}
+      {answer && <RunLog log={answer.log} />}
+      {job !== null && (
+        <JobProgress
+          id={job}
+          label={`${plugin.name} run`}
+          onEnd={(ended: Job) => setJobLog((ended.result as { log?: RunLogLine[] } | null)?.log)}
+        />
+      )}
+      <RunLog log={jobLog} />
     </div>
   )
 }

@@ -20,7 +20,16 @@ function moved<T>(list: T[], from: number, to: number): T[] {
   return next
 }
 
-export function TypeList({ type, plugins }: { type: string; plugins: Plugin[] }) {
+export function TypeList({
+  type,
+  plugins,
+  onChanged,
+}: {
+  type: string
+  plugins: Plugin[]
+  /** A plugin was deleted: the page lists again. */
+  onChanged: () => void
+}) {
   const [order, setOrder] = useState(plugins)
   const [drag, setDrag] = useState<{ from: number; over: number } | null>(null)
   useEffect(() => setOrder(plugins), [plugins])
@@ -76,6 +85,7 @@ export function TypeList({ type, plugins }: { type: string; plugins: Plugin[] })
               onDragStart={start}
               onDragMove={track}
               onDragEnd={end}
+              onDeleted={onChanged}
             />
           ))}
         </ol>

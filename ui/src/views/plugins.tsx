@@ -1,5 +1,5 @@
 // Plugins (#/plugins): every installed plugin by type and priority, with its settings, options
-// and a run panel; plus installing one from a .ts file.
+// and a run panel; plus installing (or replacing) one from a .ts file and deleting an uploaded one.
 import { api } from '../api.ts'
 import { useApi } from '../components/use-api.ts'
 import { PluginUpload } from '../plugins/upload.tsx'
@@ -24,7 +24,12 @@ export function PluginsView(_: { parts: string[] }) {
       {list.loading && !list.data && <p class="muted">Loading plugins…</p>}
       {list.data &&
         types.map((type) => (
-          <TypeList key={type} type={type} plugins={plugins.filter((p) => p.type === type)} />
+          <TypeList
+            key={type}
+            type={type}
+            plugins={plugins.filter((p) => p.type === type)}
+            onChanged={list.reload}
+          />
         ))}
     </section>
   )
