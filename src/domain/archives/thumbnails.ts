@@ -75,8 +75,10 @@ export async function makeThumbnail(
     throw fail.bad_request(`Page ${index + 1} does not exist in this archive.`)
   const format = deps.settings.get('thumbnail_format') === 'jpeg' ? 'jpeg' : 'webp'
   const out = targetPath(deps, row.id, page)
+  let sha1: string
   try {
-    await deps.thumbnailer.thumbnail(await readListedPage(deps, row, entry), out, { format })
+    const input = await readListedPage(deps, row, entry)
+    ;({ sha1 } = await deps.thumbnailer.thumbnail(input, out, { format }))
   } catch (error) {
     throw asReadFailure(error, `Making a thumbnail of page ${index + 1}`, { id: row.id, entry })
   }
@@ -92,11 +94,11 @@ export async function makeThumbnail(
     throw fail.bad_request(`No archive with ID ${row.id}.`)
   }
   if (page <= 0) {
-    const bytes = await Bun.file(out).bytes()
-    const hash = new Bun.CryptoHasher('sha1').update(bytes).digest('hex')
+    // The SHA-1 the worker took of what it wrote: a rescan that finds the archive's file changed
+    // removes its covers at any moment, this one included, so it is not read back.
     // No perceptual hash here: it cost a cover ~30% of its time (2,000 covers of 640x905 pages
     // 106 -> 77/s); the duplicate scan hashes covers from these files, keyed by this SHA-1.
-    commit(deps, (w) => patchArchive(w, row.id, { thumbhash: hash }))
+    commit(deps, (w) => patchArchive(w, row.id, { thumbhash: sha1 }))
   }
   return out
 }

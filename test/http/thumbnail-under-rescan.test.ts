@@ -1,0 +1,56 @@
+// Thumbnails being made while a rescan rewrites their archive: the rescan removes the thumbnails
+// of a file that changed (same id, new pages) at any moment, also one just written by a worker.
+import { expect, it } from 'bun:test'
+import { utimes, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { findArchive } from '../../src/db/repos/archives.repo.ts'
+import { findThumbnailFile, makeThumbnail } from '../../src/domain/archives/thumbnails.ts'
+import { buildZip, makeJpeg } from '../helpers/fixtures.ts'
+import { rescan } from '../helpers/rescan.ts'
+import { startTestServer, withThumbnailer, type TestServer } from '../helpers/server.ts'
+
+/** A zip whose first entry is 600 KB of fixed bytes (not a page), so the id never changes. */
+async function sameIdZip(pages: number, seed: number): Promise<Uint8Array> {
+  const images = await Promise.all(
+    Array.from({ length: pages }, async (_, i) => ({
+      name: `${String(i + 1).padStart(3, '0')}.jpg`,
+      data: await makeJpeg(40, 60, seed * 100 + i),
+    })),
+  )
+  return buildZip([{ name: 'padding.bin', data: new Uint8Array(600_000).fill(7) }, ...images])
+}
+
+/** The file rewritten with other pages (same id), and a rescan that finds it changed. */
+async function rewriteAndRescan(app: TestServer, cookie: string, seed: number): Promise<void> {
+  const path = join(app.contentDir, 'Same.cbz')
+  await writeFile(path, await sameIdZip(3, seed))
+  await utimes(path, new Date(), new Date(Date.now() + seed * 10_000))
+  expect((await rescan(app, cookie)).updated).toBe(1)
+}
+
+async function startWithOneArchive() {
+  const app = await startTestServer({
+    beforeStart: async (content) => writeFile(join(content, 'Same.cbz'), await sameIdZip(3, 1)),
+  })
+  await app.idle()
+  await app.jobsDone()
+  return app
+}
+
+it('a cover written just before the rescan removes it does not fail with ENOENT', async () => {
+  await using app = await startWithOneArchive()
+  const cookie = await app.login()
+  const id = Object.values(await app.idsByTitle(cookie))[0]!
+  // The rescan lands right after the worker renamed the cover into place.
+  const deps = withThumbnailer(app.deps, {
+    thumbnail: async (...args) => {
+      const written = await app.deps.thumbnailer.thumbnail(...args)
+      expect(findThumbnailFile(app.deps, id, 0)).not.toBeNull()
+      await rewriteAndRescan(app, cookie, 2)
+      expect(findThumbnailFile(app.deps, id, 0)).toBeNull()
+      return written
+    },
+  })
+  await makeThumbnail(deps, findArchive(app.deps.db, id)!, 0)
+  await app.jobsDone()
+})
