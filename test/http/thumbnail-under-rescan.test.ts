@@ -4,7 +4,13 @@ import { expect, it } from 'bun:test'
 import { utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { findArchive } from '../../src/db/repos/archives.repo.ts'
-import { findThumbnailFile, makeThumbnail } from '../../src/domain/archives/thumbnails.ts'
+import {
+  findThumbnailFile,
+  getThumbnail,
+  makeThumbnail,
+} from '../../src/domain/archives/thumbnails.ts'
+import { opdsCover } from '../../src/domain/opds/images.ts'
+import { sendThumbnail } from '../../src/http/thumbnail-response.ts'
 import { buildZip, makeJpeg } from '../helpers/fixtures.ts'
 import { rescan } from '../helpers/rescan.ts'
 import { startTestServer, withThumbnailer, type TestServer } from '../helpers/server.ts'
@@ -53,4 +59,44 @@ it('a cover written just before the rescan removes it does not fail with ENOENT'
   })
   await makeThumbnail(deps, findArchive(app.deps.db, id)!, 0)
   await app.jobsDone()
+})
+
+it('a thumbnail found for GET thumbnail and removed by a rescan before the answer is sent', async () => {
+  await using app = await startWithOneArchive()
+  const cookie = await app.login()
+  const id = Object.values(await app.idsByTitle(cookie))[0]!
+  const sent = await app.req(`/api/archives/${id}/thumbnail?no_fallback=true`, { cookie })
+  expect(sent.status).toBe(200)
+  const before = new Uint8Array(await sent.arrayBuffer())
+  // The route's two steps, with the rescan between them: the answer is the cover that was found.
+  const found = await getThumbnail(app.deps, findArchive(app.deps.db, id)!, { noFallback: true })
+  await rewriteAndRescan(app, cookie, 2)
+  expect(findThumbnailFile(app.deps, id, 0)).toBeNull()
+  const answer = sendThumbnail(found, {}) as Response
+  expect(answer.status).toBe(200)
+  expect(new Uint8Array(await answer.arrayBuffer())).toEqual(before)
+  expect(answer.headers.get('etag')).toBe(sent.headers.get('etag'))
+  await app.jobsDone()
+})
+
+it("an OPDS cover's JPEG copy removed by a rescan as it is written answers the placeholder", async () => {
+  await using app = await startWithOneArchive()
+  const cookie = await app.login()
+  const id = Object.values(await app.idsByTitle(cookie))[0]!
+  expect(findThumbnailFile(app.deps, id, 0)?.contentType).toBe('image/webp')
+  // The rescan drops the archive's thumbnail folder right after the copy was written into it.
+  const deps = withThumbnailer(app.deps, {
+    thumbnail: async (...args) => {
+      const written = await app.deps.thumbnailer.thumbnail(...args)
+      await rewriteAndRescan(app, cookie, 2)
+      return written
+    },
+  })
+  expect(await opdsCover(deps, findArchive(app.deps.db, id)!)).toEqual({ kind: 'placeholder' })
+  await app.jobsDone()
+  // Asked again, the copy is made from the new cover.
+  const res = await app.req(`/api/opds/${id}/thumbnail`, { cookie })
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toBe('image/jpeg')
+  expect(res.headers.get('cache-control')).not.toBe('no-store')
 })

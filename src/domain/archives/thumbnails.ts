@@ -1,7 +1,7 @@
 // Cover and page thumbnails: where they live, making them in the worker pool, what a thumbnail
 // request gets (the file, a queued job, or the placeholder), and when a page-thumbnail job is due.
 import { statSync, type Stats } from 'node:fs'
-import { rm } from 'node:fs/promises'
+import { open, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
@@ -14,8 +14,16 @@ import { patchArchive } from './save.ts'
 /** A thumbnail file with what its validator is made of (one stat answers both questions). */
 export type ThumbnailFile = { path: string; contentType: string; size: number; mtimeMs: number }
 
+/** A thumbnail read whole: its bytes and the stamp of the very file they came from. */
+export type ThumbnailImage = {
+  bytes: Uint8Array
+  contentType: string
+  size: number
+  mtimeMs: number
+}
+
 export type ThumbnailOutcome =
-  ({ kind: 'file' } & ThumbnailFile) | { kind: 'queued'; job: number } | { kind: 'placeholder' }
+  ({ kind: 'file' } & ThumbnailImage) | { kind: 'queued'; job: number } | { kind: 'placeholder' }
 
 const FORMATS = [
   { ext: 'webp', contentType: 'image/webp' },
@@ -48,6 +56,48 @@ export function findThumbnailFile(
     const st = statOrNull(path)
     if (st?.isFile())
       return { path, contentType: f.contentType, size: st.size, mtimeMs: st.mtimeMs }
+  }
+  return null
+}
+
+/**
+ * The image at `path` read through one open file, or null when there is none. A rescan removes an
+ * archive's thumbnails whenever it finds its file changed, so a file found by name may be gone by
+ * the time it is read: what is open stays readable, and its stamp is that of the bytes read.
+ */
+export async function readImageFile(
+  path: string,
+  contentType: string,
+): Promise<ThumbnailImage | null> {
+  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null
+    throw error
+  })
+  if (!handle) return null
+  try {
+    const st = await handle.stat()
+    if (!st.isFile()) return null
+    return {
+      bytes: new Uint8Array(await handle.readFile()),
+      contentType,
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+    }
+  } finally {
+    await handle.close()
+  }
+}
+
+/** The thumbnail of a cover (page 0) or page, in either format, read whole (null: none). */
+export async function readThumbnailFile(
+  deps: Pick<Deps, 'config'>,
+  id: string,
+  page: number,
+): Promise<ThumbnailImage | null> {
+  const base = thumbBase(deps, id, page)
+  for (const f of FORMATS) {
+    const image = await readImageFile(`${base}.${f.ext}`, f.contentType)
+    if (image) return image
   }
   return null
 }
@@ -159,7 +209,8 @@ export async function getThumbnail(
   const page = options.page ?? 0
   if (page > 0 && page > row.pagecount)
     throw fail.bad_request(`Page ${page} does not exist in this archive.`)
-  const existing = findThumbnailFile(deps, archiveId, page)
+  // Read now, not handed to the response by name: a rescan may remove it before that opens it.
+  const existing = await readThumbnailFile(deps, archiveId, page)
   if (existing) return { kind: 'file', ...existing }
   const job =
     knownFailure(deps, row, page) ?? deps.jobs.enqueue('thumbnails', { ids: [archiveId], page })
