@@ -8,6 +8,7 @@ import {
   findThumbnailFile,
   getThumbnail,
   makeThumbnail,
+  readThumbnailFile,
 } from '../../src/domain/archives/thumbnails.ts'
 import { opdsCover } from '../../src/domain/opds/images.ts'
 import { sendThumbnail } from '../../src/http/thumbnail-response.ts'
@@ -48,9 +49,11 @@ it('a cover written just before the rescan removes it does not fail with ENOENT'
   const cookie = await app.login()
   const id = Object.values(await app.idsByTitle(cookie))[0]!
   // The rescan lands right after the worker renamed the cover into place.
+  let makes = 0
   const deps = withThumbnailer(app.deps, {
     thumbnail: async (...args) => {
       const written = await app.deps.thumbnailer.thumbnail(...args)
+      if (makes++ > 0) return written
       expect(findThumbnailFile(app.deps, id, 0)).not.toBeNull()
       await rewriteAndRescan(app, cookie, 2)
       expect(findThumbnailFile(app.deps, id, 0)).toBeNull()
@@ -99,4 +102,32 @@ it("an OPDS cover's JPEG copy removed by a rescan as it is written answers the p
   expect(res.status).toBe(200)
   expect(res.headers.get('content-type')).toBe('image/jpeg')
   expect(res.headers.get('cache-control')).not.toBe('no-store')
+})
+
+it('a cover made from the old pages and written after the rescan is made again from the new', async () => {
+  await using app = await startWithOneArchive()
+  const cookie = await app.login()
+  const id = Object.values(await app.idsByTitle(cookie))[0]!
+  // The page was read before the rewrite; the rescan ends (its covers job finds no cover to keep)
+  // before the worker writes the picture of the old page.
+  let makes = 0
+  const deps = withThumbnailer(app.deps, {
+    thumbnail: async (...args) => {
+      if (makes++ === 0) {
+        await rewriteAndRescan(app, cookie, 2)
+        await app.jobsDone()
+      }
+      return app.deps.thumbnailer.thumbnail(...args)
+    },
+  })
+  await makeThumbnail(deps, findArchive(app.deps.db, id)!, 0)
+  // The cover is the new first page's picture (as its page thumbnail, made now, is), and its
+  // hash is that file's.
+  const cover = await readThumbnailFile(app.deps, id, 0)
+  await makeThumbnail(app.deps, findArchive(app.deps.db, id)!, 1)
+  const firstPage = await readThumbnailFile(app.deps, id, 1)
+  expect(cover!.bytes).toEqual(firstPage!.bytes)
+  const sha1 = new Bun.CryptoHasher('sha1').update(cover!.bytes).digest('hex')
+  expect(findArchive(app.deps.db, id)!.thumbhash).toBe(sha1)
+  expect(makes).toBe(2)
 })

@@ -107,6 +107,12 @@ function targetPath(deps: Pick<Deps, 'config' | 'settings'>, id: string, page: n
   return `${thumbBase(deps, id, page)}.${ext}`
 }
 
+/** Times a thumbnail is made when the archive's file keeps changing under it (rescans). */
+const MAX_MAKES = 3
+
+/** What a thumbnail is made from: the file (size, time) and the patch's pages among it. */
+const madeFrom = (row: ArchiveRow) => `${row.size}:${row.mtimeMs}:${row.hasPatch}`
+
 /**
  * Makes the thumbnail of a cover (page 0 = the archive's cover page) or of page N (1-based).
  * The cover is taken from the page stored as the archive's cover choice, default page 1.
@@ -118,6 +124,39 @@ export async function makeThumbnail(
   page: number,
   sourcePage?: number,
 ): Promise<string> {
+  for (let make = 1; ; make++) {
+    const { out, sha1 } = await writeThumbnail(deps, row, page, sourcePage)
+    // A delete does not wait for the covers being made: one deleted meanwhile leaves no file.
+    const now = findArchive(deps.db, row.id)
+    if (!now) {
+      await deleteThumbnails(deps, row.id)
+      throw fail.bad_request(`No archive with ID ${row.id}.`)
+    }
+    // A rescan that refreshed the archive from a changed file meanwhile removed its thumbnails
+    // before this one was written, or will: it may show the old pages, and the rescan's covers
+    // job would take it for current. It is made again from the file as the row now describes it.
+    if (madeFrom(now) !== madeFrom(row) && make < MAX_MAKES) {
+      row = now
+      continue
+    }
+    if (page <= 0) {
+      // The SHA-1 the worker took of what it wrote: a rescan that finds the archive's file changed
+      // removes its covers at any moment, this one included, so it is not read back.
+      // No perceptual hash here: it cost a cover ~30% of its time (2,000 covers of 640x905 pages
+      // 106 -> 77/s); the duplicate scan hashes covers from these files, keyed by this SHA-1.
+      commit(deps, (w) => patchArchive(w, row.id, { thumbhash: sha1 }))
+    }
+    return out
+  }
+}
+
+/** One thumbnail from the page as the row lists it, written in place of the old one. */
+async function writeThumbnail(
+  deps: Deps,
+  row: ArchiveRow,
+  page: number,
+  sourcePage: number | undefined,
+): Promise<{ out: string; sha1: string }> {
   const pages = await pageListOf(deps, row)
   const index = (page <= 0 ? (sourcePage ?? row.coverPage) : page) - 1
   const entry = pages[index]
@@ -138,19 +177,7 @@ export async function makeThumbnail(
     if (other !== out) await rm(other, { force: true })
   }
   failuresOf(deps).delete(failureKey(row.id, page))
-  // A delete does not wait for the covers being made: one deleted meanwhile leaves no file behind.
-  if (!findArchive(deps.db, row.id)) {
-    await deleteThumbnails(deps, row.id)
-    throw fail.bad_request(`No archive with ID ${row.id}.`)
-  }
-  if (page <= 0) {
-    // The SHA-1 the worker took of what it wrote: a rescan that finds the archive's file changed
-    // removes its covers at any moment, this one included, so it is not read back.
-    // No perceptual hash here: it cost a cover ~30% of its time (2,000 covers of 640x905 pages
-    // 106 -> 77/s); the duplicate scan hashes covers from these files, keyed by this SHA-1.
-    commit(deps, (w) => patchArchive(w, row.id, { thumbhash: sha1 }))
-  }
-  return out
+  return { out, sha1 }
 }
 
 /** A thumbnail that could not be made from the file as it is, and the job that found it. */
