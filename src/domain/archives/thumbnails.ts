@@ -1,7 +1,7 @@
 // Cover and page thumbnails: where they live, making them in the worker pool, what a thumbnail
 // request gets (the file, a queued job, or the placeholder), and when a page-thumbnail job is due.
 import { statSync, type Stats } from 'node:fs'
-import { open, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
@@ -61,31 +61,25 @@ export function findThumbnailFile(
 }
 
 /**
- * The image at `path` read through one open file, or null when there is none. A rescan removes an
- * archive's thumbnails whenever it finds its file changed, so a file found by name may be gone by
- * the time it is read: what is open stays readable, and its stamp is that of the bytes read.
+ * The image at `path` read whole, or null when there is none. A rescan removes an archive's
+ * thumbnails whenever it finds its file changed, so a file found by name may be gone by the time
+ * it is read: then there is none. The stamp is taken before the read, so a thumbnail renamed over
+ * in between goes out under the older one, which its next revalidation finds stale. (A file
+ * handle's open, stat, read and close are four thread-pool calls: covers took twice as long.)
  */
 export async function readImageFile(
   path: string,
   contentType: string,
 ): Promise<ThumbnailImage | null> {
-  const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null
-    throw error
-  })
-  if (!handle) return null
-  try {
-    const st = await handle.stat()
-    if (!st.isFile()) return null
-    return {
-      bytes: new Uint8Array(await handle.readFile()),
-      contentType,
-      size: st.size,
-      mtimeMs: st.mtimeMs,
-    }
-  } finally {
-    await handle.close()
-  }
+  const st = statOrNull(path)
+  if (!st?.isFile()) return null
+  const bytes = await Bun.file(path)
+    .bytes()
+    .catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null
+      throw error
+    })
+  return bytes && { bytes, contentType, size: st.size, mtimeMs: st.mtimeMs }
 }
 
 /** The thumbnail of a cover (page 0) or page, in either format, read whole (null: none). */
