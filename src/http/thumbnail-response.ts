@@ -29,7 +29,7 @@ export function sendThumbnail(
       const headers: Record<string, string> = { 'cache-control': 'private, max-age=3600', etag }
       if (request && etagMatches(request.headers.get('if-none-match'), etag))
         return new Response(null, { status: 304, headers })
-      return new Response(Bun.file(outcome.path), {
+      return new Response(outcome.bytes as Uint8Array<ArrayBuffer>, {
         headers: { ...headers, 'content-type': outcome.contentType },
       })
     }

@@ -28,7 +28,7 @@ export type ThumbnailRequest =
   | { kind: 'signature'; input: Uint8Array; sharpnessHeight: number; hash: boolean }
 
 export type ThumbnailResult =
-  { width: number; height: number } | PageSignature | { hash: string | null } | null
+  { width: number; height: number } | PageSignature | { hash: string | null; sha1: string } | null
 
 const decodeOptions = {
   limitInputPixels: MAX_IMAGE_PIXELS,
@@ -78,7 +78,7 @@ async function boundedSize(input: Uint8Array): Promise<{ width: number; height: 
 
 async function makeThumbnail(
   request: Extract<ThumbnailRequest, { kind: 'thumbnail' }>,
-): Promise<{ hash: string | null }> {
+): Promise<{ hash: string | null; sha1: string }> {
   await boundedSize(request.input)
   const pipeline = sharp(request.input, decodeOptions).resize({
     height: request.height,
@@ -99,7 +99,9 @@ async function makeThumbnail(
     return { bytes, hash: request.hash ? await differenceHash(bytes) : null }
   })
   await writeThumbnailFile(request.outPath, bytes)
-  return { hash }
+  // The file's SHA-1 from the bytes in hand: a rescan may remove the file as soon as it is renamed
+  // into place, and reading it back then failed the thumbnail with ENOENT.
+  return { hash, sha1: new Bun.CryptoHasher('sha1').update(bytes).digest('hex') }
 }
 
 /** The file operations of a thumbnail write that a test may stage a race in. */

@@ -19,7 +19,7 @@ export function createThumbnailer(options: { workers?: number } = {}): Thumbnail
   return {
     async thumbnail(input, outPath, { format, height = DEFAULT_HEIGHT, hash = false }) {
       const result = await pool.run({ kind: 'thumbnail', input, outPath, format, height, hash })
-      return result as { hash: string | null }
+      return result as { hash: string | null; sha1: string }
     },
     async dimensions(input) {
       const size = await pool.run({ kind: 'dimensions', input })

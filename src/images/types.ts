@@ -3,12 +3,13 @@ export type Thumbnailer = {
   /**
    * Resizes an image to `height` px tall (default 500) and writes it atomically to outPath; with
    * `hash`, also answers the dHash of the thumbnail's pixels (as `signature` would of the file).
+   * `sha1` is the SHA-1 of the bytes written, taken before the file can be removed by anyone.
    */
   thumbnail(
     input: Uint8Array,
     outPath: string,
     options: { format: 'webp' | 'jpeg'; height?: number; hash?: boolean },
-  ): Promise<{ hash: string | null }>
+  ): Promise<{ hash: string | null; sha1: string }>
   /** Natural pixel size read from the image header. */
   dimensions(input: Uint8Array): Promise<{ width: number; height: number }>
   /**

@@ -14,8 +14,16 @@ import { patchArchive } from './save.ts'
 /** A thumbnail file with what its validator is made of (one stat answers both questions). */
 export type ThumbnailFile = { path: string; contentType: string; size: number; mtimeMs: number }
 
+/** A thumbnail read whole: its bytes and the stamp of the very file they came from. */
+export type ThumbnailImage = {
+  bytes: Uint8Array
+  contentType: string
+  size: number
+  mtimeMs: number
+}
+
 export type ThumbnailOutcome =
-  ({ kind: 'file' } & ThumbnailFile) | { kind: 'queued'; job: number } | { kind: 'placeholder' }
+  ({ kind: 'file' } & ThumbnailImage) | { kind: 'queued'; job: number } | { kind: 'placeholder' }
 
 const FORMATS = [
   { ext: 'webp', contentType: 'image/webp' },
@@ -52,10 +60,52 @@ export function findThumbnailFile(
   return null
 }
 
+/**
+ * The image at `path` read whole, or null when there is none. A rescan removes an archive's
+ * thumbnails whenever it finds its file changed, so a file found by name may be gone by the time
+ * it is read: then there is none. The stamp is taken before the read, so a thumbnail renamed over
+ * in between goes out under the older one, which its next revalidation finds stale. (A file
+ * handle's open, stat, read and close are four thread-pool calls: covers took twice as long.)
+ */
+export async function readImageFile(
+  path: string,
+  contentType: string,
+): Promise<ThumbnailImage | null> {
+  const st = statOrNull(path)
+  if (!st?.isFile()) return null
+  const bytes = await Bun.file(path)
+    .bytes()
+    .catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null
+      throw error
+    })
+  return bytes && { bytes, contentType, size: st.size, mtimeMs: st.mtimeMs }
+}
+
+/** The thumbnail of a cover (page 0) or page, in either format, read whole (null: none). */
+export async function readThumbnailFile(
+  deps: Pick<Deps, 'config'>,
+  id: string,
+  page: number,
+): Promise<ThumbnailImage | null> {
+  const base = thumbBase(deps, id, page)
+  for (const f of FORMATS) {
+    const image = await readImageFile(`${base}.${f.ext}`, f.contentType)
+    if (image) return image
+  }
+  return null
+}
+
 function targetPath(deps: Pick<Deps, 'config' | 'settings'>, id: string, page: number): string {
   const ext = deps.settings.get('thumbnail_format') === 'jpeg' ? 'jpg' : 'webp'
   return `${thumbBase(deps, id, page)}.${ext}`
 }
+
+/** Times a thumbnail is made when the archive's file keeps changing under it (rescans). */
+const MAX_MAKES = 3
+
+/** What a thumbnail is made from: the file (size, time) and the patch's pages among it. */
+const madeFrom = (row: ArchiveRow) => `${row.size}:${row.mtimeMs}:${row.hasPatch}`
 
 /**
  * Makes the thumbnail of a cover (page 0 = the archive's cover page) or of page N (1-based).
@@ -68,6 +118,39 @@ export async function makeThumbnail(
   page: number,
   sourcePage?: number,
 ): Promise<string> {
+  for (let make = 1; ; make++) {
+    const { out, sha1 } = await writeThumbnail(deps, row, page, sourcePage)
+    // A delete does not wait for the covers being made: one deleted meanwhile leaves no file.
+    const now = findArchive(deps.db, row.id)
+    if (!now) {
+      await deleteThumbnails(deps, row.id)
+      throw fail.bad_request(`No archive with ID ${row.id}.`)
+    }
+    // A rescan that refreshed the archive from a changed file meanwhile removed its thumbnails
+    // before this one was written, or will: it may show the old pages, and the rescan's covers
+    // job would take it for current. It is made again from the file as the row now describes it.
+    if (madeFrom(now) !== madeFrom(row) && make < MAX_MAKES) {
+      row = now
+      continue
+    }
+    if (page <= 0) {
+      // The SHA-1 the worker took of what it wrote: a rescan that finds the archive's file changed
+      // removes its covers at any moment, this one included, so it is not read back.
+      // No perceptual hash here: it cost a cover ~30% of its time (2,000 covers of 640x905 pages
+      // 106 -> 77/s); the duplicate scan hashes covers from these files, keyed by this SHA-1.
+      commit(deps, (w) => patchArchive(w, row.id, { thumbhash: sha1 }))
+    }
+    return out
+  }
+}
+
+/** One thumbnail from the page as the row lists it, written in place of the old one. */
+async function writeThumbnail(
+  deps: Deps,
+  row: ArchiveRow,
+  page: number,
+  sourcePage: number | undefined,
+): Promise<{ out: string; sha1: string }> {
   const pages = await pageListOf(deps, row)
   const index = (page <= 0 ? (sourcePage ?? row.coverPage) : page) - 1
   const entry = pages[index]
@@ -75,8 +158,10 @@ export async function makeThumbnail(
     throw fail.bad_request(`Page ${index + 1} does not exist in this archive.`)
   const format = deps.settings.get('thumbnail_format') === 'jpeg' ? 'jpeg' : 'webp'
   const out = targetPath(deps, row.id, page)
+  let sha1: string
   try {
-    await deps.thumbnailer.thumbnail(await readListedPage(deps, row, entry), out, { format })
+    const input = await readListedPage(deps, row, entry)
+    ;({ sha1 } = await deps.thumbnailer.thumbnail(input, out, { format }))
   } catch (error) {
     throw asReadFailure(error, `Making a thumbnail of page ${index + 1}`, { id: row.id, entry })
   }
@@ -86,19 +171,7 @@ export async function makeThumbnail(
     if (other !== out) await rm(other, { force: true })
   }
   failuresOf(deps).delete(failureKey(row.id, page))
-  // A delete does not wait for the covers being made: one deleted meanwhile leaves no file behind.
-  if (!findArchive(deps.db, row.id)) {
-    await deleteThumbnails(deps, row.id)
-    throw fail.bad_request(`No archive with ID ${row.id}.`)
-  }
-  if (page <= 0) {
-    const bytes = await Bun.file(out).bytes()
-    const hash = new Bun.CryptoHasher('sha1').update(bytes).digest('hex')
-    // No perceptual hash here: it cost a cover ~30% of its time (2,000 covers of 640x905 pages
-    // 106 -> 77/s); the duplicate scan hashes covers from these files, keyed by this SHA-1.
-    commit(deps, (w) => patchArchive(w, row.id, { thumbhash: hash }))
-  }
-  return out
+  return { out, sha1 }
 }
 
 /** A thumbnail that could not be made from the file as it is, and the job that found it. */
@@ -157,7 +230,8 @@ export async function getThumbnail(
   const page = options.page ?? 0
   if (page > 0 && page > row.pagecount)
     throw fail.bad_request(`Page ${page} does not exist in this archive.`)
-  const existing = findThumbnailFile(deps, archiveId, page)
+  // Read now, not handed to the response by name: a rescan may remove it before that opens it.
+  const existing = await readThumbnailFile(deps, archiveId, page)
   if (existing) return { kind: 'file', ...existing }
   const job =
     knownFailure(deps, row, page) ?? deps.jobs.enqueue('thumbnails', { ids: [archiveId], page })

@@ -2,13 +2,12 @@
 // cannot show WebP, which covers are by default. The catalog's covers are JPEG copies of the
 // stored covers (kept beside them, remade when the cover is newer); its streamed pages are
 // converted in page-resize.ts. Every image link of the catalog then says image/jpeg and means it.
-import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { AppError } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
-import { getThumbnail, type ThumbnailOutcome } from '../archives/thumbnails.ts'
+import { getThumbnail, readImageFile, type ThumbnailOutcome } from '../archives/thumbnails.ts'
 
 const log = createLogger('opds')
 
@@ -29,25 +28,19 @@ export async function opdsCover(deps: Deps, row: ArchiveRow): Promise<ThumbnailO
   const cover = await getThumbnail(deps, row, { noFallback: false })
   if (cover.kind !== 'file' || cover.contentType === OPDS_IMAGE_TYPE) return cover
   const path = copyPathOf(deps, row.id)
-  let copy = statSync(path, { throwIfNoEntry: false })
-  if (!copy || copy.mtimeMs < cover.mtimeMs) {
-    try {
-      // At the cover's own height: the same picture in another format.
-      const bytes = await Bun.file(cover.path).bytes()
-      const { height } = await deps.thumbnailer.dimensions(bytes)
-      await deps.thumbnailer.thumbnail(bytes, path, { format: 'jpeg', height })
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error
-      log.warn('cover not converted for OPDS', { id: row.id, error: error.message })
-      return { kind: 'placeholder' }
-    }
-    copy = statSync(path)
+  const copy = await readImageFile(path, OPDS_IMAGE_TYPE)
+  if (copy && copy.mtimeMs >= cover.mtimeMs) return { kind: 'file', ...copy }
+  try {
+    // At the cover's own height: the same picture in another format.
+    const { height } = await deps.thumbnailer.dimensions(cover.bytes)
+    await deps.thumbnailer.thumbnail(cover.bytes, path, { format: 'jpeg', height })
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error
+    log.warn('cover not converted for OPDS', { id: row.id, error: error.message })
+    return { kind: 'placeholder' }
   }
-  return {
-    kind: 'file',
-    path,
-    contentType: OPDS_IMAGE_TYPE,
-    size: copy.size,
-    mtimeMs: copy.mtimeMs,
-  }
+  // A rescan that finds the archive's file changed drops its thumbnail folder, this copy with it,
+  // at any moment: then the cover is being made again, and the reader gets the placeholder.
+  const made = await readImageFile(path, OPDS_IMAGE_TYPE)
+  return made ? { kind: 'file', ...made } : { kind: 'placeholder' }
 }
