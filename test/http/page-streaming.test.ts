@@ -1,10 +1,10 @@
 // Huge pages are streamed, not read whole per request: six readers of one 200 MB page took the
 // server from 160 MB to 2,450 MB. Measured as the growth of this process's peak RSS (the server
-// runs in it), with the peak reset through /proc/self/clear_refs just before the reads.
+// runs in it; the readers run in a process of their own), with the peak reset through
+// /proc/self/clear_refs just before the reads.
 import { describe, expect, it } from 'bun:test'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { crc32 } from 'node:zlib'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { writeHugeZip } from '../helpers/huge-zip.ts'
 import { startTestServer } from '../helpers/server.ts'
@@ -30,17 +30,20 @@ async function peakGrowth(work: () => Promise<unknown>): Promise<number> {
   return statusBytes('VmHWM') - base
 }
 
-/** Reads a body to its end keeping only its length and CRC-32, as a reader app would show it. */
-async function drain(res: Response): Promise<{ size: number; crc: number }> {
-  const chunks = res.body!.getReader()
-  let size = 0
-  let crc = 0
-  for (;;) {
-    const { done, value } = await chunks.read()
-    if (done) return { size, crc: crc >>> 0 }
-    size += value.length
-    crc = crc32(value, crc)
-  }
+const READER = join(import.meta.dir, '..', 'helpers', 'parallel-reader.ts')
+
+/**
+ * READERS readers of one URL at once, each to its end, in a client process of their own: only
+ * the server's memory is in this process. Each answers its status, type, size and CRC-32.
+ */
+async function readInParallel(url: string, cookie: string) {
+  const proc = Bun.spawn([process.execPath, READER, url, String(READERS), cookie], {
+    stdout: 'pipe',
+    stderr: 'inherit',
+  })
+  const out = await new Response(proc.stdout).text()
+  expect(await proc.exited).toBe(0)
+  return JSON.parse(out) as { status: number; type: string | null; size: number; crc: number }[]
 }
 
 describe('GET /api/archives/:id/page of a huge page', () => {
@@ -61,16 +64,14 @@ describe('GET /api/archives/:id/page of a huge page', () => {
     await app.jobsDone()
     const cookie = await app.login()
     const id = (await app.idsByTitle(cookie))['Huge']!
-    const readAll = (name: string) =>
-      Promise.all(
-        Array.from({ length: READERS }, async () => {
-          const res = await app.req(`/api/archives/${id}/page?path=${name}`, { cookie })
-          expect(res.status).toBe(200)
-          expect(res.headers.get('content-type')).toBe('image/jpeg')
-          return drain(res)
-        }),
+    const readAll = async (name: string) =>
+      (await readInParallel(`${app.url}/api/archives/${id}/page?path=${name}`, cookie)).map(
+        ({ status, type, size, crc }) => {
+          expect(status).toBe(200)
+          expect(type).toBe('image/jpeg')
+          return { size, crc }
+        },
       )
-
     let stored: { size: number; crc: number }[] = []
     const storedGrowth = await peakGrowth(async () => (stored = await readAll('big-stored.jpg')))
     expect(stored).toEqual(Array(READERS).fill({ size: STORED_BYTES, crc: crcs['big-stored.jpg'] }))
