@@ -95,3 +95,41 @@ export async function spawnServer(
     }
   }
 }
+
+/**
+ * Turns Run Automatically on for `namespace` through the API, retrying while the server's
+ * registry is still reading the plugins (it does that in the background after the start).
+ */
+export async function enablePlugin(
+  baseUrl: string,
+  cookie: string,
+  namespace: string,
+): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const res = await fetch(`${baseUrl}/api/plugins/settings?namespace=${namespace}`, {
+      method: 'PUT',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ enabled: true }),
+    })
+    if (res.ok) return
+    if (tries > 100) throw new Error(`enabling ${namespace} failed: ${res.status}`)
+    await Bun.sleep(100)
+  }
+}
+
+/** The pids of the sandbox processes (Node children running sandbox/main.ts) of `serverPid`. */
+export function sandboxPidsOf(serverPid: number): number[] {
+  const { readdirSync, readFileSync } = require('node:fs') as typeof import('node:fs')
+  const pids: number[] = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('sandbox/main.ts')) continue
+      const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])
+      if (ppid === serverPid) pids.push(Number(name))
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return pids
+}

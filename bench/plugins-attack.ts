@@ -5,10 +5,16 @@
 // The hostile plugins are sideloaded script plugins built from test/sandbox/fixtures/hostile/ and
 // a few more (CPU spins, log floods, large results, 31 MB bodies from a local fake site); each is
 // run again and again through POST /api/plugins/use by its own client loop for the attack's length.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { benchConfig, sessionCookie, spawnServer } from './bench-server.ts'
+import {
+  benchConfig,
+  enablePlugin,
+  sandboxPidsOf,
+  sessionCookie,
+  spawnServer,
+} from './bench-server.ts'
 import { writeComicInfoLibrary } from './comicinfo-library.ts'
 
 const ARCHIVES = Number(process.argv[2] ?? 2000)
@@ -64,21 +70,15 @@ const load = () =>
 
 /** Resident memory of the server's sandbox processes, in MB, and how many there are. */
 function sandboxMemory(serverPid: number): { processes: number; mb: number } {
-  let processes = 0
   let kb = 0
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
+  const pids = sandboxPidsOf(serverPid)
+  for (const pid of pids)
     try {
-      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('sandbox/main.ts')) continue
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])
-      if (ppid !== serverPid) continue
-      processes++
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1] ?? 0)
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
     } catch {
       // Gone between the listing and the read.
     }
-  }
-  return { processes, mb: Math.round(kb / 1024) }
+  return { processes: pids.length, mb: Math.round(kb / 1024) }
 }
 
 const bigBody = new Uint8Array(31 * MB).fill(7)
@@ -109,15 +109,7 @@ try {
   const cookie = await sessionCookie(server.url)
   const call = (path: string, init: RequestInit = {}) =>
     fetch(server.url + path, { ...init, headers: { cookie, 'content-type': 'application/json' } })
-  for (let tries = 0; ; tries++) {
-    const res = await call('/api/plugins/settings?namespace=metadata/comicinfo', {
-      method: 'PUT',
-      body: JSON.stringify({ enabled: true }),
-    })
-    if (res.ok) break
-    if (tries > 100) throw new Error(`enabling comicinfo failed: ${res.status}`)
-    await Bun.sleep(100)
-  }
+  await enablePlugin(server.url, cookie, 'metadata/comicinfo')
 
   // A library to search: the first half catalogued and tagged before anything is measured.
   await writeComicInfoLibrary(content, ARCHIVES, 'quiet bench', 'Quiet')

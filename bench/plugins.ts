@@ -60,20 +60,15 @@ function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
-/** CPU of the server's plugin sandbox (its Node child running sandbox/main.ts), 0 before it starts. */
-function sandboxCpuMs(serverPid: number): number {
-  const { readdirSync, readFileSync } = require('node:fs') as typeof import('node:fs')
+/** CPU of the server's plugin sandbox processes, 0 before one starts. */
+function sandboxCpuMs(serverPid: number, sandboxPidsOf: (pid: number) => number[]): number {
   let total = 0
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
+  for (const pid of sandboxPidsOf(serverPid))
     try {
-      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('sandbox/main.ts')) continue
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ')[1])
-      if (ppid === serverPid) total += processCpuMs(Number(name))
+      total += processCpuMs(pid)
     } catch {
       // The process ended between the listing and the read.
     }
-  }
   return total
 }
 
@@ -82,7 +77,8 @@ async function autoRunBench(count: number): Promise<void> {
   const { tmpdir, loadavg } = await import('node:os')
   const { join } = await import('node:path')
   const { writeComicInfoLibrary } = await import('./comicinfo-library.ts')
-  const { benchConfig, sessionCookie, spawnServer } = await import('./bench-server.ts')
+  const { benchConfig, enablePlugin, sandboxPidsOf, sessionCookie, spawnServer } =
+    await import('./bench-server.ts')
 
   const root = mkdtempSync(join(tmpdir(), 'tankobun-bench-autorun-'))
   const content = join(root, 'content')
@@ -92,20 +88,13 @@ async function autoRunBench(count: number): Promise<void> {
     const cookie = await sessionCookie(server.url)
     const call = (path: string, init: RequestInit = {}) =>
       fetch(server.url + path, { ...init, headers: { cookie, 'content-type': 'application/json' } })
-    // The registry reads the built-ins in the background: retry until it knows the plugin.
-    for (let tries = 0; ; tries++) {
-      const res = await call('/api/plugins/settings?namespace=metadata/comicinfo', {
-        method: 'PUT',
-        body: JSON.stringify({ enabled: true }),
-      })
-      if (res.ok) break
-      if (tries > 100) throw new Error(`enabling comicinfo failed: ${res.status}`)
-      await Bun.sleep(100)
-    }
-
+    await enablePlugin(server.url, cookie, 'metadata/comicinfo')
     await writeComicInfoLibrary(content, count, 'autorun bench')
 
-    const cpuBefore = { server: processCpuMs(server.pid), sandbox: sandboxCpuMs(server.pid) }
+    const cpuBefore = {
+      server: processCpuMs(server.pid),
+      sandbox: sandboxCpuMs(server.pid, sandboxPidsOf),
+    }
     const started = performance.now()
     const rescan = await call('/api/shinobu/rescan', { method: 'POST' })
     if (!rescan.ok) throw new Error(`rescan failed: ${rescan.status}`)
@@ -128,7 +117,7 @@ async function autoRunBench(count: number): Promise<void> {
     }
     const seconds = (performance.now() - started) / 1000
     const serverCpu = processCpuMs(server.pid) - cpuBefore.server
-    const sandboxCpu = sandboxCpuMs(server.pid) - cpuBefore.sandbox
+    const sandboxCpu = sandboxCpuMs(server.pid, sandboxPidsOf) - cpuBefore.sandbox
     const perArchive = (ms: number) => `${(ms / count).toFixed(2)} ms`
     console.log(
       `comicinfo auto-run over ${count} archives (scan included): ${seconds.toFixed(1)} s, ` +

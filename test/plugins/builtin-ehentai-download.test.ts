@@ -3,10 +3,11 @@
 // link it answers, the refusals it names, the versions it reports; through the sandbox, and
 // through the server with the login plugin's cookies on its fetches.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdirSync, writeFileSync } from 'node:fs'
+
 import { join } from 'node:path'
 import { createSandboxHost } from '../../src/plugins/host.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { sideload } from '../helpers/plugins.ts'
 
 const root = join(import.meta.dir, '../..')
 const source = () => Bun.file(join(root, 'plugins/download/ehentai.ts')).text()
@@ -181,16 +182,8 @@ describe('download/ehentai through the server', () => {
     expect(download).toContain("'127.0.0.1'")
     app = await startTestServer({
       config: { fetchAllowPrivate: ['127.0.0.1'] },
-      beforeStart(contentDir) {
-        const custom = join(contentDir, '..', 'data', 'plugins', 'custom')
-        for (const [path, text] of [
-          ['download/ehentai.ts', download],
-          ['login/ehentai.ts', login],
-        ] as const) {
-          mkdirSync(join(custom, path, '..'), { recursive: true })
-          writeFileSync(join(custom, path), text)
-        }
-      },
+      beforeStart: (contentDir) =>
+        sideload(contentDir, { 'download/ehentai.ts': download, 'login/ehentai.ts': login }),
     })
     cookie = await app.login()
   })

@@ -2,11 +2,12 @@
 // site on 127.0.0.1 that answers the shapes of E-Hentai's search page and gallery API: through
 // the sandbox alone, and through the server with the login plugin's cookies on the fetches.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdirSync, writeFileSync } from 'node:fs'
+
 import { join } from 'node:path'
 import { createSandboxHost, type PluginCtx } from '../../src/plugins/host.ts'
 import { seedArchive } from '../helpers/seed.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { sideload } from '../helpers/plugins.ts'
 
 const root = join(import.meta.dir, '../..')
 const source = (path: string) => Bun.file(join(root, 'plugins', `${path}.ts`)).text()
@@ -220,16 +221,8 @@ describe('E-Hentai through the server', () => {
     expect(login).toContain("['127.0.0.1']")
     app = await startTestServer({
       config: { fetchAllowPrivate: ['127.0.0.1'] },
-      beforeStart(contentDir) {
-        const custom = join(contentDir, '..', 'data', 'plugins', 'custom')
-        for (const [path, text] of [
-          ['metadata/ehentai.ts', metadata],
-          ['login/ehentai.ts', login],
-        ] as const) {
-          mkdirSync(join(custom, path, '..'), { recursive: true })
-          writeFileSync(join(custom, path), text)
-        }
-      },
+      beforeStart: (contentDir) =>
+        sideload(contentDir, { 'metadata/ehentai.ts': metadata, 'login/ehentai.ts': login }),
     })
     cookie = await app.login()
   })

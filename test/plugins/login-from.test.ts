@@ -3,10 +3,10 @@
 // login plugin is refused; listings show which plugins ride which login. Through the real server
 // and sandbox, with two fake sites on two loopback addresses (127.0.0.1 and 127.0.0.2).
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+
 import { seedArchive } from '../helpers/seed.ts'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
+import { sideload } from '../helpers/plugins.ts'
 
 const LOGIN = `export function pluginInfo() {
     return { name: 'Site login', version: '1', type: 'login', hosts: ['127.0.0.1'] }
@@ -55,13 +55,7 @@ beforeAll(async () => {
   sites.push(listen('127.0.0.1'), listen('127.0.0.2'))
   app = await startTestServer({
     config: { fetchAllowPrivate: ['127.0.0.0/8'] },
-    beforeStart(contentDir) {
-      const custom = join(contentDir, '..', 'data', 'plugins', 'custom')
-      for (const [path, source] of Object.entries(PLUGINS)) {
-        mkdirSync(join(custom, path, '..'), { recursive: true })
-        writeFileSync(join(custom, path), source)
-      }
-    },
+    beforeStart: (contentDir) => sideload(contentDir, PLUGINS),
   })
   cookie = await app.login()
 })

@@ -4,11 +4,12 @@
 // Their Perl test plugins become TypeScript ones with the same behaviour; requests are sent as
 // that client sends them: an API key as Bearer base64, a run's params in a form body.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdirSync, writeFileSync } from 'node:fs'
+
 import { join } from 'node:path'
 import { createApiToken } from '../../src/domain/auth/tokens.ts'
 import { buildZip, makeJpeg } from '../helpers/fixtures.ts'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
+import { sideload } from '../helpers/plugins.ts'
 
 const info = (fields: Record<string, unknown>) =>
   `export function pluginInfo() { return ${JSON.stringify({
@@ -62,13 +63,7 @@ let page: Uint8Array
 beforeAll(async () => {
   page = await makeJpeg(16, 24, 5)
   app = await startTestServer({
-    beforeStart(contentDir) {
-      const custom = join(contentDir, '..', 'data', 'plugins', 'custom')
-      for (const [path, source] of Object.entries(PLUGINS)) {
-        mkdirSync(join(custom, path, '..'), { recursive: true })
-        writeFileSync(join(custom, path), source)
-      }
-    },
+    beforeStart: (contentDir) => sideload(contentDir, PLUGINS),
   })
   await app.idle()
   // The lanraragi client sends its API key base64-encoded, as LANraragi expects.

@@ -3,11 +3,11 @@
 // visitor can read (listings, jobs, backups) carries a saved argument or a login's session.
 // Through the real server, the real sandbox and a fake site on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+
 import { createApiToken } from '../../src/domain/auth/tokens.ts'
 import { seedArchive } from '../helpers/seed.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { sideload } from '../helpers/plugins.ts'
 
 const SECRET = 'hunter2-secret-7f3a'
 const LOGIN = 'custom/login/site'
@@ -59,13 +59,7 @@ beforeAll(async () => {
   })
   app = await startTestServer({
     config: { fetchAllowPrivate: ['127.0.0.1'] },
-    beforeStart(contentDir) {
-      const custom = join(contentDir, '..', 'data', 'plugins', 'custom')
-      for (const [path, source] of Object.entries(PLUGINS)) {
-        mkdirSync(join(custom, path, '..'), { recursive: true })
-        writeFileSync(join(custom, path), source)
-      }
-    },
+    beforeStart: (contentDir) => sideload(contentDir, PLUGINS),
   })
   cookie = await app.login()
   guest = createApiToken(app.deps, { name: 'g', role: 'guest' }).secret

@@ -8,6 +8,7 @@ import { buildZip } from '../helpers/fixtures.ts'
 import { TYPE_ICONS } from '../../src/plugins/icons.ts'
 import { seedArchive } from '../helpers/seed.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { sideload } from '../helpers/plugins.ts'
 
 const info = (fields: Record<string, unknown>) =>
   `export function pluginInfo() { return ${JSON.stringify({
@@ -79,13 +80,7 @@ beforeAll(async () => {
   })
   app = await startTestServer({
     config: { fetchAllowPrivate: ['127.0.0.1'] },
-    beforeStart(contentDir) {
-      const custom = join(contentDir, '..', 'data', 'plugins', 'custom')
-      for (const [path, source] of Object.entries(PLUGINS)) {
-        mkdirSync(join(custom, path, '..'), { recursive: true })
-        writeFileSync(join(custom, path), source)
-      }
-    },
+    beforeStart: (contentDir) => sideload(contentDir, PLUGINS),
   })
   cookie = await app.login()
   guest = createApiToken(app.deps, { name: 'g', role: 'guest' }).secret

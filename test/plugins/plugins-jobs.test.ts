@@ -2,7 +2,7 @@
 // metadata result, Run Automatically on newly catalogued archives, and login plugins' sessions on
 // the fetches of the plugins that name them.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createApiToken } from '../../src/domain/auth/tokens.ts'
 import { findArchive } from '../../src/db/repos/archives.repo.ts'
@@ -10,6 +10,7 @@ import { buildZip, makeCbz, makeJpeg } from '../helpers/fixtures.ts'
 import { rescan } from '../helpers/rescan.ts'
 import { seedArchive } from '../helpers/seed.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { sideload } from '../helpers/plugins.ts'
 
 const info = (fields: Record<string, unknown>) =>
   `export function pluginInfo() { return ${JSON.stringify({
@@ -104,13 +105,16 @@ beforeAll(async () => {
   })
   app = await startTestServer({
     config: { fetchAllowPrivate: ['127.0.0.1'] },
-    beforeStart(contentDir) {
-      const custom = join(contentDir, '..', 'data', 'plugins', 'custom')
-      for (const [path, source] of Object.entries(PLUGINS)) {
-        mkdirSync(join(custom, path, '..'), { recursive: true })
-        writeFileSync(join(custom, path), source.replace('${PORT}', String(site.port)))
-      }
-    },
+    beforeStart: (contentDir) =>
+      sideload(
+        contentDir,
+        Object.fromEntries(
+          Object.entries(PLUGINS).map(([path, source]) => [
+            path,
+            source.replace('${PORT}', String(site.port)),
+          ]),
+        ),
+      ),
   })
   cookie = await app.login()
 })

@@ -2,11 +2,12 @@
 // plugin_exec job's result (finished or failed) and Run Automatically's entries, bounded to the
 // last lines and with saved secrets and login session values blanked out.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdirSync, writeFileSync } from 'node:fs'
+
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { rescan } from '../helpers/rescan.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { sideload } from '../helpers/plugins.ts'
 
 const info = (fields: Record<string, unknown>) =>
   `export function pluginInfo() { return ${JSON.stringify({
@@ -54,13 +55,7 @@ let cookie: string
 
 beforeAll(async () => {
   app = await startTestServer({
-    beforeStart(contentDir) {
-      const custom = join(contentDir, '..', 'data', 'plugins', 'custom')
-      for (const [path, source] of Object.entries(PLUGINS)) {
-        mkdirSync(join(custom, path, '..'), { recursive: true })
-        writeFileSync(join(custom, path), source)
-      }
-    },
+    beforeStart: (contentDir) => sideload(contentDir, PLUGINS),
   })
   cookie = await app.login()
   await app.json('/api/plugins/settings?namespace=custom/script/chatty', {

@@ -1,25 +1,12 @@
 // The plugin sandbox costs nothing until a plugin runs: a server started on a library whose
 // plugins are registered already spawns no sandbox process, and the first run starts one.
 import { describe, expect, it } from 'bun:test'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
+import { sandboxPids } from '../helpers/plugins.ts'
 import { startTestServer } from '../helpers/server.ts'
-
-/** Sandbox processes whose parent is this test process (every test server lives in it). */
-function sandboxPids(): Set<number> {
-  const pids = new Set<number>()
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8')
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.split(' ')[1])
-      if (cmd.includes('sandbox/main.ts') && ppid === process.pid) pids.add(Number(name))
-    } catch {}
-  }
-  return pids
-}
 
 describe('the plugin sandbox on demand', () => {
   it('is not started by a restart, only by the first plugin run', async () => {
@@ -34,10 +21,10 @@ describe('the plugin sandbox on demand', () => {
         })
         await first.deps.plugins.ready()
       }
-      const before = sandboxPids()
+      const before = new Set(sandboxPids())
       await using again = await startTestServer({ root })
       await again.deps.plugins.ready()
-      const started = [...sandboxPids()].filter((pid) => !before.has(pid))
+      const started = sandboxPids().filter((pid) => !before.has(pid))
       expect(started).toEqual([])
 
       const cookie = await again.login()
@@ -47,7 +34,7 @@ describe('the plugin sandbox on demand', () => {
         cookie,
       })
       expect(run.status).toBe(200)
-      const after = [...sandboxPids()].filter((pid) => !before.has(pid))
+      const after = sandboxPids().filter((pid) => !before.has(pid))
       expect(after).toHaveLength(1)
     } finally {
       rmSync(root, { recursive: true, force: true })

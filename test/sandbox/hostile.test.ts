@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createSandboxHost, PluginRunError, type PluginRunRequest } from '../../src/plugins/host.ts'
 import { MAX_SANDBOX_PROCESSES } from '../../src/plugins/sandbox-pool.ts'
+import { sandboxPids } from '../helpers/plugins.ts'
 
 const FIXTURES = join(import.meta.dir, 'fixtures', 'hostile')
 const MB = 1024 * 1024
@@ -42,20 +43,6 @@ const failure = (promise: Promise<unknown>) =>
       return (err as Error).message
     },
   )
-
-/** Sandbox processes of this test process, by pid. */
-function sandboxPids(): number[] {
-  const pids: number[] = []
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8')
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.split(' ')[1])
-      if (cmd.includes('sandbox/main.ts') && ppid === process.pid) pids.push(Number(name))
-    } catch {}
-  }
-  return pids
-}
 
 /** Resident size in bytes, read from the OS; undefined once the process is gone. */
 function rssOf(pid: number): number | undefined {

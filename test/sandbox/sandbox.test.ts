@@ -1,13 +1,14 @@
 // The plugin sandbox through the real Node child process: results, logs, bridged fetch and
 // archive entries, and hostile plugins that must fail alone without harming the next run.
 import { afterAll, describe, expect, it } from 'bun:test'
-import { readdirSync, readFileSync } from 'node:fs'
+
 import {
   createSandboxHost,
   PluginRunError,
   type PluginFetchInit,
   type PluginRunRequest,
 } from '../../src/plugins/host.ts'
+import { sandboxPids } from '../helpers/plugins.ts'
 
 const fetched: { url: string; init: PluginFetchInit }[] = []
 const host = createSandboxHost({
@@ -43,20 +44,6 @@ const failure = (promise: Promise<unknown>) =>
     },
   )
 const trivial = 'export function runScript() { return { data: 42 } }'
-
-/** The sandbox process, found by its command line (the host keeps its pid to itself). */
-function sandboxPids(): number[] {
-  const pids: number[] = []
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8')
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.split(' ')[1])
-      if (cmd.includes('sandbox/main.ts') && ppid === process.pid) pids.push(Number(name))
-    } catch {}
-  }
-  return pids
-}
 
 describe('plugin sandbox', () => {
   it('returns the entry result of a TypeScript plugin', async () => {
