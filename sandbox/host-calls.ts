@@ -16,6 +16,8 @@ import type { LogLevel } from './protocol.ts'
 
 /** Longest a plugin's sleep() waits in one call; the run's wall clock bounds the total. */
 const MAX_SLEEP_MS = 10_000
+/** Fetches of one run sent to the server at once; more wait their turn. */
+export const MAX_FETCHES_AT_ONCE = 6
 /** The largest request body a plugin may send: forms and JSON, not uploads. */
 export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024
 
@@ -120,6 +122,20 @@ export function createHostCalls(
       }
     }
 
+  // Fetches of one run reach the server MAX_FETCHES_AT_ONCE at a time, the rest wait here in
+  // order (still counted in flight): a plugin firing thousands keeps the server's outbound client
+  // as busy as a browser's page would, not 32 requests deep.
+  let fetching = 0
+  const fetchTurns: (() => void)[] = []
+  const fetchSlot = async (): Promise<() => void> => {
+    if (fetching >= MAX_FETCHES_AT_ONCE) await new Promise<void>((go) => fetchTurns.push(go))
+    fetching++
+    return () => {
+      fetching--
+      fetchTurns.shift()?.()
+    }
+  }
+
   /** Parks bytes for the prelude's synchronous take; the number is what crosses. */
   const park = (bytes: Uint8Array): Parcel => {
     if (ended) return 0
@@ -139,11 +155,18 @@ export function createHostCalls(
             throw new Error(
               `request body is larger than ${MAX_REQUEST_BODY_BYTES / 1024 / 1024} MB`,
             )
-          const response = await bridge.fetch(String(url), {
-            method: typeof wire.method === 'string' ? wire.method : undefined,
-            headers: Array.isArray(wire.headers) ? wire.headers : undefined,
-            body,
-          })
+          const done = await fetchSlot()
+          let response: GuestFetchResponse
+          try {
+            if (ended) throw new Error('the run has ended')
+            response = await bridge.fetch(String(url), {
+              method: typeof wire.method === 'string' ? wire.method : undefined,
+              headers: Array.isArray(wire.headers) ? wire.headers : undefined,
+              body,
+            })
+          } finally {
+            done()
+          }
           const { status, headers, url: finalUrl } = response
           return { status, headers, url: finalUrl, parcel: park(response.body) }
         }),

@@ -10,7 +10,9 @@ import type { ItemOutcome, RunLimits } from './protocol.ts'
 export type { GuestFetchInit, GuestFetchResponse, RunBridge } from './host-calls.ts'
 
 /** A result larger than this is refused rather than copied through IPC into the server. */
-const MAX_RESULT_CHARS = 8 * 1024 * 1024
+// 1 MB: the server parses it on its event loop; a metadata answer within the metadata caps is a
+// third of that, and no hook needs more.
+const MAX_RESULT_CHARS = 1024 * 1024
 
 export type PluginRun = {
   source: string

@@ -20,9 +20,17 @@ const IPC_ENV = /^NODE_CHANNEL_/
 process.env.TANKOBUN_PASSWORD = 'hostile-test-password'
 process.env.TANKOBUN_LLM_API_KEY = 'hostile-test-key'
 
+/** Fetches the host is answering at once, and the most seen. */
+const fetching = { now: 0, most: 0 }
+
 const host = createSandboxHost({
   async fetch(url) {
     if (url.includes('refused')) throw new Error('refused: private address')
+    if (url.includes('slow')) {
+      fetching.most = Math.max(fetching.most, ++fetching.now)
+      await Bun.sleep(20)
+      fetching.now--
+    }
     const size = url.includes('big') ? BODY_CAP : 10
     return { status: 200, headers: {}, url, body: new Uint8Array(size) }
   },
@@ -167,6 +175,31 @@ describe('a hostile plugin against the sandbox', () => {
       await runFixture(name, { filename }).catch(() => undefined)
       expect(await settledRss(pid, idle, 8 * MB)).toBeLessThanOrEqual(idle + 8 * MB)
     })
+
+  it('sends its fetches to the server six at a time, the rest waiting their turn', async () => {
+    const out = await host.run({
+      source: `export async function runScript() {
+        const all = []
+        for (let i = 0; i < 30; i++) all.push(fetch('https://slow.example/' + i).then((r) => r.status))
+        return (await Promise.all(all)).filter((status) => status === 200).length
+      }`,
+      entry: 'runScript',
+      ctx,
+    })
+    expect(out.result).toBe(30)
+    expect(fetching.most).toBe(6)
+  })
+
+  it('cannot hand the server a result past 1 MB', async () => {
+    const message = await failure(
+      host.run({
+        source: `export function runScript() { return { data: 'x'.repeat(2 * 1024 * 1024) } }`,
+        entry: 'runScript',
+        ctx,
+      }),
+    )
+    expect(message).toBe('plugin result is larger than 1 MB')
+  })
 
   it("shows a refused fetch's message with the plugin's frames only", async () => {
     const stack = String((await runFixture('refused-fetch-stack')).result)
