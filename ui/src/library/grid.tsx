@@ -22,7 +22,14 @@ export function LibraryGrid({ results }: { results: Results }) {
       </ul>
       {!loading && !error && items.length === 0 && <p class="muted">Nothing matches.</p>}
       <ErrorText text={error} />
-      {!done && !first && <MoreSentinel loading={loading} onMore={loadMore} count={items.length} />}
+      {!done && !first && (
+        <MoreSentinel
+          loading={loading}
+          failed={error !== null}
+          onMore={loadMore}
+          count={items.length}
+        />
+      )}
     </div>
   )
 }
@@ -76,24 +83,32 @@ function SkeletonCard() {
   )
 }
 
-/** Observed afresh after each page, so a sentinel still in view after a short page fires again. */
-function MoreSentinel(props: { loading: boolean; onMore: () => void; count: number }) {
-  const { loading, onMore, count } = props
+/**
+ * Observed afresh after each page, so a sentinel still in view after a short page fires again;
+ * not after a failure, which only the user's Retry asks again (the sentinel stays in view).
+ */
+function MoreSentinel(props: {
+  loading: boolean
+  failed: boolean
+  onMore: () => void
+  count: number
+}) {
+  const { loading, failed, onMore, count } = props
   const ref = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const el = ref.current
-    if (!el || loading || typeof IntersectionObserver === 'undefined') return
+    if (!el || loading || failed || typeof IntersectionObserver === 'undefined') return
     const observer = new IntersectionObserver(
       (entries) => entries.some((entry) => entry.isIntersecting) && onMore(),
       { rootMargin: '600px' },
     )
     observer.observe(el)
     return () => observer.disconnect()
-  }, [loading, onMore, count])
+  }, [loading, failed, onMore, count])
   return (
     <div ref={ref} class="lib-more">
       <button type="button" onClick={onMore} disabled={loading}>
-        {loading ? 'Loading…' : 'Load more'}
+        {loading ? 'Loading…' : failed ? 'Retry' : 'Load more'}
       </button>
     </div>
   )

@@ -5,7 +5,7 @@ import { api } from '../api.ts'
 import { searchTermFor } from '../components/tags.tsx'
 import { useApi } from '../components/use-api.ts'
 import { navigate, route } from '../router.ts'
-import { loggedIn, loginStatus } from '../session.ts'
+import { goToLogin } from '../session.ts'
 import type { Category } from '../types.ts'
 import { LibraryGrid } from '../library/grid.tsx'
 import { libraryHref, readLibraryQuery, type LibraryQuery } from '../library/query.ts'
@@ -34,6 +34,12 @@ export function LibraryView(_: { parts: string[] }) {
     const timer = setTimeout(stats.reload, INDEXING_RETRY_MS)
     return () => clearTimeout(timer)
   }, [statsPending, stats.reload])
+
+  // The server wants a login to search (nofun mode, or the session ended): the login page, which
+  // comes back here afterwards.
+  useEffect(() => {
+    if (results.errorStatus === 401) goToLogin()
+  }, [results.errorStatus])
 
   // Record how many pages are shown, without a history entry per page.
   useEffect(() => {
@@ -64,11 +70,6 @@ export function LibraryView(_: { parts: string[] }) {
       {results.indexing && (
         <p class="muted" role="status">
           Indexing…
-        </p>
-      )}
-      {results.error && loginStatus.value?.password_enabled && !loggedIn.value && (
-        <p>
-          <a href="#/login">Log in</a> to see the library.
         </p>
       )}
       <div class="lib-layout">
