@@ -14,6 +14,9 @@ const NETWORK_RETRY_MS = [1000, 2000, 4000, 8000, 16000, 30000]
 /** Pages restored at once from `page=` in the URL; more than this is loaded by scrolling. */
 const MAX_RESTORED_PAGES = 10
 
+/** How many pages a library address naming `page` pages loads at once. */
+export const restoredPages = (page: number) => Math.min(page, MAX_RESTORED_PAGES)
+
 export type Results = {
   items: ArchiveMeta[]
   /** Matches before paging, and the size of the library searched; null before the first answer. */
@@ -126,7 +129,7 @@ export function useResults(state: LibraryQuery): Results {
     setDone(false)
     setPages(0)
     networkFailures.current = 0
-    run(gen, Math.min(state.page, MAX_RESTORED_PAGES))
+    run(gen, restoredPages(state.page))
     return () => {
       generation.current++
       busy.current = false

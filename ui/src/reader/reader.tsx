@@ -15,6 +15,7 @@ import {
   type Book,
 } from './book.ts'
 import { prefs } from './prefs.ts'
+import { lastLibraryHref } from '../library/scroll-memory.ts'
 import { spreadIndexOf, spreadsOf, type WidePages } from './spreads.ts'
 import { preloadPage } from './image-cache.ts'
 import { PagedStage } from './paged.tsx'
@@ -73,7 +74,8 @@ export function Reader({ book }: { book: Book }) {
   }
   /** Screen sides: the left side goes back in left-to-right reading, forward in right-to-left. */
   const side = (which: 'left' | 'right') => step((which === 'right') !== rtl ? 1 : -1)
-  const close = () => navigate(href([]))
+  // Back to the library as it was left (its search, pages and scroll position).
+  const close = () => navigate(lastLibraryHref())
 
   const onZone = (zone: Zone) => {
     if (zone === 'center') setBars((shown) => !shown)

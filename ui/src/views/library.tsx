@@ -12,7 +12,8 @@ import { libraryHref, readLibraryQuery, type LibraryQuery } from '../library/que
 import { SearchBox } from '../library/search-box.tsx'
 import { LibrarySidebar, type TagStat } from '../library/sidebar.tsx'
 import { LibraryToolbar } from '../library/toolbar.tsx'
-import { useResults } from '../library/use-results.ts'
+import { restoredPages, useResults } from '../library/use-results.ts'
+import { useScrollMemory } from '../library/scroll-memory.ts'
 
 const INDEXING_RETRY_MS = 2000
 
@@ -34,6 +35,9 @@ export function LibraryView(_: { parts: string[] }) {
     const timer = setTimeout(stats.reload, INDEXING_RETRY_MS)
     return () => clearTimeout(timer)
   }, [statsPending, stats.reload])
+
+  // Back from a book: the same place in the grid once the pages it showed are shown again.
+  useScrollMemory(!results.loading && (results.done || results.pages >= restoredPages(state.page)))
 
   // The server wants a login to search (nofun mode, or the session ended): the login page, which
   // comes back here afterwards.
