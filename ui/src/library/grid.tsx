@@ -10,7 +10,10 @@ import { ErrorText } from '../components/error-text.tsx'
 const SKELETON_CARDS = 12
 const isTank = (id: string) => id.startsWith('TANK_')
 
-export function LibraryGrid({ results }: { results: Results }) {
+/** The selection, while the user picks archives for a change to them all (bulk-bar.tsx). */
+export type Picking = { selected: ReadonlySet<string>; toggle: (id: string) => void }
+
+export function LibraryGrid({ results, picking }: { results: Results; picking: Picking | null }) {
   const { items, loading, done, error, loadMore } = results
   const first = loading && items.length === 0
   return (
@@ -18,7 +21,7 @@ export function LibraryGrid({ results }: { results: Results }) {
       <ul class="lib-grid" aria-label="Archives" aria-busy={loading}>
         {first
           ? Array.from({ length: SKELETON_CARDS }, (_, i) => <SkeletonCard key={i} />)
-          : items.map((item) => <Card key={item.arcid} item={item} />)}
+          : items.map((item) => <Card key={item.arcid} item={item} picking={picking} />)}
       </ul>
       {!loading && !error && items.length === 0 && <p class="muted">Nothing matches.</p>}
       <ErrorText text={error} />
@@ -34,8 +37,11 @@ export function LibraryGrid({ results }: { results: Results }) {
   )
 }
 
-function Card({ item }: { item: ArchiveMeta }) {
+function Card({ item, picking }: { item: ArchiveMeta; picking: Picking | null }) {
   const tank = isTank(item.arcid)
+  // Archives only: a Tankoubon is changed from its own page.
+  const pickable = picking !== null && !tank
+  const picked = pickable && picking.selected.has(item.arcid)
   const thumb = tank
     ? `/api/tankoubons/${encodeURIComponent(item.arcid)}/thumbnail`
     : `/api/archives/${encodeURIComponent(item.arcid)}/thumbnail`
@@ -43,13 +49,32 @@ function Card({ item }: { item: ArchiveMeta }) {
   const pages = Number(item.pagecount) || 0
   const progress = Math.min(Number(item.progress) || 0, pages)
   return (
-    <li class="lib-card">
-      <a class="lib-card-open" href={href(['reader', item.arcid])}>
+    <li class={picked ? 'lib-card lib-card-picked' : 'lib-card'}>
+      <a
+        class="lib-card-open"
+        href={href(['reader', item.arcid])}
+        onClick={(e) => {
+          if (!pickable) return
+          // While picking, a click on the cover picks it instead of opening the book.
+          e.preventDefault()
+          picking.toggle(item.arcid)
+        }}
+      >
         <Cover src={thumb} alt="" />
         <span class="lib-card-title" title={item.title}>
           {item.title}
         </span>
       </a>
+      {pickable && (
+        <label class="lib-card-pick">
+          <input
+            type="checkbox"
+            checked={picked}
+            aria-label={`Select ${item.title}`}
+            onChange={() => picking.toggle(item.arcid)}
+          />
+        </label>
+      )}
       <div class="lib-card-badges">
         {tank && <span class="lib-badge">Tankoubon</span>}
         {isNew(item.isnew) && <span class="lib-badge lib-badge-new">New</span>}

@@ -30,6 +30,8 @@ export type Results = {
   done: boolean
   pages: number
   loadMore: () => void
+  /** The same search again from the start (after the selection changed archives). */
+  reload: () => void
 }
 
 export function useResults(state: LibraryQuery): Results {
@@ -43,6 +45,7 @@ export function useResults(state: LibraryQuery): Results {
   const [errorStatus, setErrorStatus] = useState<number | null>(null)
   const [done, setDone] = useState(false)
   const [pages, setPages] = useState(0)
+  const [version, setVersion] = useState(0)
   // A search outliving its key (the user typed on) must not write into the new one's results.
   const generation = useRef(0)
   const busy = useRef(false)
@@ -135,9 +138,9 @@ export function useResults(state: LibraryQuery): Results {
       busy.current = false
       clearTimeout(retryTimer.current)
     }
-    // Only a new search restarts; `page` changes as pages load.
+    // Only a new search (or a reload) restarts; `page` changes as pages load.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key])
+  }, [key, version])
 
   /** The next page; after a failure, the page that failed (a user's Retry). */
   const loadMore = useCallback(() => {
@@ -147,5 +150,19 @@ export function useResults(state: LibraryQuery): Results {
     run(generation.current, 1)
   }, [run, done])
 
-  return { items, filtered, total, loading, indexing, error, errorStatus, done, pages, loadMore }
+  const reload = useCallback(() => setVersion((v) => v + 1), [])
+
+  return {
+    items,
+    filtered,
+    total,
+    loading,
+    indexing,
+    error,
+    errorStatus,
+    done,
+    pages,
+    loadMore,
+    reload,
+  }
 }
