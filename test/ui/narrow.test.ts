@@ -85,6 +85,7 @@ describe('a 320 px screen', () => {
       pages.push(
         ['library', '#/', '.lib-card-title'],
         ['login', '#/login', 'h1, .login'],
+        ['tags', '#/tags', '.tags-group'],
         ['archive', `#/archive/${id}`, '[aria-label="Plugin to run"]'],
         ['upload', '#/upload', 'h1'],
         ['downloads', '#/downloads', 'h1'],
