@@ -71,8 +71,7 @@ export function createTagSuggester(vocab: Vocabulary) {
       sync()
       const text = query.trim().toLowerCase()
       const colon = text.indexOf(':')
-      const namespaces =
-        colon > 0 ? new Set(namespacesNamed(text.slice(0, colon).trim(), 1)) : null
+      const namespaces = colon > 0 ? new Set(namespacesNamed(text.slice(0, colon).trim(), 1)) : null
       const value = colon > 0 ? text.slice(colon + 1).trim() : text
       const weightOf = (id: number) => weights[id] ?? 0
       const allowed = (id: number) =>

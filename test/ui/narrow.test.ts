@@ -25,7 +25,9 @@ function overflow(page: Page) {
     const wide = [...document.querySelectorAll<HTMLElement>('body *')]
       .filter(sticksOut)
       .slice(-5)
-      .map((el) => `${el.tagName.toLowerCase()}.${el.className} ${el.getBoundingClientRect().right}`)
+      .map(
+        (el) => `${el.tagName.toLowerCase()}.${el.className} ${el.getBoundingClientRect().right}`,
+      )
     return { scrollWidth: doc.scrollWidth, wide }
   }, WIDTH)
 }
@@ -102,7 +104,9 @@ describe('a 320 px screen', () => {
   )
 
   async function phone(): Promise<UiPage> {
-    const context = await (await browser()).newContext({
+    const context = await (
+      await browser()
+    ).newContext({
       viewport: { width: WIDTH, height: 640 },
       isMobile: true,
       hasTouch: true,

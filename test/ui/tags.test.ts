@@ -48,12 +48,7 @@ describe('tag browser', () => {
     const artist = ui.page.getByRole('region', { name: 'artist' })
     await artist.waitFor()
     const names = await ui.page.locator('.tags-group h2').allTextContents()
-    expect(names).toEqual([
-      'artist (2)',
-      'language (2)',
-      'parody (70)',
-      'no namespace (1)',
-    ])
+    expect(names).toEqual(['artist (2)', 'language (2)', 'parody (70)', 'no namespace (1)'])
     // Most used first, each with its archive count.
     expect(await artist.locator('.tag').allTextContents()).toEqual(['alice3', 'bob1'])
     // A long namespace shows its first 60, the rest on demand.

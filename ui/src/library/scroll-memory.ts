@@ -41,7 +41,8 @@ export function useScrollMemory(ready: boolean): void {
   const pending = useRef<Place | null>(null)
   if (pending.current === null) {
     const place = readPlace()
-    pending.current = place && place.href === location.hash && place.y > 0 ? place : { href: '', y: 0 }
+    pending.current =
+      place && place.href === location.hash && place.y > 0 ? place : { href: '', y: 0 }
   }
 
   // The address as of the last render: it changes as pages load, and is gone by the cleanup.

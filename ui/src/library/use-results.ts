@@ -102,7 +102,8 @@ export function useResults(state: LibraryQuery): Results {
         setErrorStatus(status)
         // fetch rejects (no ApiError) only when the server could not be reached.
         if (status === 0) {
-          const wait = NETWORK_RETRY_MS[Math.min(networkFailures.current, NETWORK_RETRY_MS.length - 1)]
+          const wait =
+            NETWORK_RETRY_MS[Math.min(networkFailures.current, NETWORK_RETRY_MS.length - 1)]
           networkFailures.current++
           retryTimer.current = setTimeout(() => {
             if (gen !== generation.current) return

@@ -194,7 +194,13 @@ export function Reader({ book }: { book: Book }) {
           This book has no pages to show.
         </p>
       ) : mode === 'vertical' ? (
-        <VerticalStage {...stage} stage={verticalStage} page={page} jump={jump} onVisible={setPage} />
+        <VerticalStage
+          {...stage}
+          stage={verticalStage}
+          page={page}
+          jump={jump}
+          onVisible={setPage}
+        />
       ) : (
         <PagedStage
           {...stage}
