@@ -10,17 +10,21 @@ import { logInThroughUi, openUi, uiTest, useUiServer } from './browser.ts'
 describe('reader address and wheel', () => {
   let app: TestServer
   let id = ''
+  let ids: Record<string, string> = {}
   useUiServer(
     {
       beforeStart: async (dir) => {
         await makeCbz(join(dir, 'Eight Pages.cbz'), { pages: 8, width: 200, height: 300 })
+        await makeCbz(join(dir, 'Webtoon.cbz'), { pages: 3, width: 200, height: 300 })
+        await makeCbz(join(dir, 'Manga.cbz'), { pages: 3, width: 200, height: 300 })
       },
     },
     async (started) => {
       app = started
       await app.idle()
       const cookie = await app.login()
-      id = Object.values(await app.idsByTitle(cookie))[0]!
+      ids = await app.idsByTitle(cookie)
+      id = ids['Eight Pages']!
     },
   )
 
@@ -63,6 +67,39 @@ describe('reader address and wheel', () => {
     await ui.page.waitForFunction((from) => {
       return document.querySelector('.reader-vertical')!.scrollTop > from + 300
     }, before)
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+
+  uiTest('each book keeps its own reading mode and direction', async (shot) => {
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    const open = async (title: string) => {
+      await ui.page.goto(`${app.url}/#/reader/${ids[title]}?page=1`)
+      await ui.page.locator('.reader-title').getByText(title).waitFor()
+    }
+    const pressed = async (name: string) =>
+      ui.page.getByRole('button', { name, exact: true }).getAttribute('aria-pressed')
+    await open('Webtoon')
+    await ui.page.getByRole('button', { name: 'Vertical' }).click()
+    await ui.page.locator('.reader-vertical').waitFor()
+    await open('Manga')
+    // A book never read here opens with the last choice; then gets its own.
+    expect(await pressed('Vertical')).toBe('true')
+    await ui.page.getByRole('button', { name: 'Single' }).click()
+    await ui.page.getByRole('button', { name: 'Right to left' }).click()
+    await open('Webtoon')
+    expect(await pressed('Vertical')).toBe('true')
+    await open('Manga')
+    expect(await pressed('Single')).toBe('true')
+    expect(await pressed('Right to left')).toBe('true')
+    // Kept across a reload (localStorage).
+    await ui.page.reload()
+    await ui.page.locator('.reader-title').getByText('Manga').waitFor()
+    expect(await pressed('Right to left')).toBe('true')
+    await open('Webtoon')
+    expect(await pressed('Vertical')).toBe('true')
     expect(ui.errors).toEqual([])
     await ui.context.close()
   })

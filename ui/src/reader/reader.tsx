@@ -14,7 +14,7 @@ import {
   saveProgress,
   type Book,
 } from './book.ts'
-import { prefs } from './prefs.ts'
+import { openBook, prefs } from './prefs.ts'
 import { lastLibraryHref } from '../library/scroll-memory.ts'
 import { spreadIndexOf, spreadsOf, type WidePages } from './spreads.ts'
 import { preloadPage } from './image-cache.ts'
@@ -35,6 +35,8 @@ const clamp = (n: number, count: number) =>
 
 export function Reader({ book }: { book: Book }) {
   const count = book.pages.length
+  // This book's own layout, before anything reads it (once: Reader is keyed by the book's id).
+  useState(() => openBook(book.id))
   const { mode, rtl, coverAlone, fit } = prefs.value
   const [page, setPage] = useState(() =>
     clamp(Number(route.value.query.get('page')) || book.progress || 1, count),
