@@ -62,7 +62,7 @@ export function useResults(state: LibraryQuery): Results {
             start: loaded.current.length,
             sortby: state.sort,
             order: state.order,
-            groupby_tanks: true,
+            groupby_tanks: !state.volumes,
           },
         })
         if (gen !== generation.current) return false
