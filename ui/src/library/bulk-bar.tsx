@@ -1,13 +1,15 @@
-// The bar over the grid while archives are selected: add them to a category, add or remove tags,
-// delete them. Says how far a change has got and what it changed; a failure names the first
+// The bar under the grid while archives are selected: add them to a category, add or remove tags,
+// queue a metadata plugin on each (its result applied), delete them. Says how far a change has got and what it changed; a failure names the first
 // refusal and the archives it left unchanged.
 import { useState } from 'preact/hooks'
 import { splitTags } from '../components/tags.tsx'
 import { ConfirmButton } from '../components/confirm.tsx'
 import { CategorySelect } from '../components/category-select.tsx'
 import { notify } from '../components/toast.tsx'
-import type { Category } from '../types.ts'
-import { addToCategory, changeTags, deleteArchives, type BulkOutcome } from './bulk.ts'
+import { useApi } from '../components/use-api.ts'
+import { api } from '../api.ts'
+import type { Category, PluginInfo } from '../types.ts'
+import { addToCategory, changeTags, deleteArchives, queuePlugin, type BulkOutcome } from './bulk.ts'
 
 type Props = {
   ids: string[]
@@ -22,6 +24,9 @@ const plural = (n: number) => `${n} ${n === 1 ? 'archive' : 'archives'}`
 export function BulkBar({ ids, categories, onClear, onChanged }: Props) {
   const [category, setCategory] = useState('')
   const [tags, setTags] = useState('')
+  const plugins = useApi(() => api<PluginInfo[]>('/api/plugins/metadata'), [])
+  const [plugin, setPlugin] = useState('')
+  const chosenPlugin = plugin || plugins.data?.[0]?.namespace || ''
   const [progress, setProgress] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   const busy = progress !== null
@@ -105,6 +110,32 @@ export function BulkBar({ ids, categories, onClear, onChanged }: Props) {
           onClick={() => withTags(false)}
         >
           Remove tags
+        </button>
+      </div>
+      <div class="row">
+        <label class="stack-label">
+          Metadata plugin
+          <select
+            value={chosenPlugin}
+            onChange={(e) => setPlugin((e.target as HTMLSelectElement).value)}
+          >
+            {(plugins.data ?? []).map((p) => (
+              <option key={p.namespace} value={p.namespace}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          disabled={busy || !chosenPlugin || ids.length === 0}
+          onClick={() =>
+            run('Queueing the plugin', (tick) => queuePlugin(ids, chosenPlugin, tick)).then(
+              (outcome) => outcome?.done && notify('The Jobs page follows the runs.'),
+            )
+          }
+        >
+          Run plugin
         </button>
       </div>
       <div class="row">

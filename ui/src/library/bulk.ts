@@ -1,6 +1,7 @@
 // Changes to many archives at once, from the library's selection: each is the API call the
 // archive page makes for one archive, made for each in turn (a few at a time), except deletion,
-// which the server takes as one batch (DELETE /api/archives). Each answers how many archives it
+// which the server takes as one batch (DELETE /api/archives), and a plugin run, queued as one
+// job per archive (POST /api/plugins/queue) that applies its result. Each answers how many archives it
 // changed and the first failure's message, so the bar can say what happened.
 import { api, form, messageOf } from '../api.ts'
 import { saveMetadata } from '../archive/metadata-form.tsx'
@@ -70,6 +71,19 @@ export function changeTags(
         return api(`${archivePath(id)}/metadata`, { method: 'PUT', body: form({ tags: '' }) })
       return saveMetadata(id, { tags })
     },
+    onProgress,
+  )
+}
+
+/** One `plugin_exec` job per archive; the Jobs page follows them. */
+export function queuePlugin(
+  ids: string[],
+  plugin: string,
+  onProgress: (n: number) => void,
+): Promise<BulkOutcome> {
+  return eachOf(
+    ids,
+    (id) => api('/api/plugins/queue', { method: 'POST', query: { plugin, id } }),
     onProgress,
   )
 }
