@@ -67,8 +67,26 @@ try {
     const coversAt: number[] = []
     const warmGridAt: number[] = []
     const warmCoversAt: number[] = []
+    /** Thumbnails from the server per cover in view, cold/warm (a cover should cost one, or none). */
+    const requestsPerCover: Record<string, number[]> = { cold: [], warm: [] }
+    /** Thumbnail loads (from the server or the browser's cache) per cover in view. */
+    const loadsPerCover: number[] = []
     const measureLibrary = async (context: BrowserContext, grid: number[], covers: number[]) => {
       const page = await context.newPage()
+      // Answers that came from the server, not the browser's cache (Playwright's request events
+      // count cache hits too): Chromium's own network events say which.
+      let thumbnailRequests = 0
+      let thumbnailLoads = 0
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname.endsWith('/thumbnail')) thumbnailLoads++
+      })
+      const cdp = await context.newCDPSession(page)
+      await cdp.send('Network.enable')
+      cdp.on('Network.responseReceived', (event) => {
+        const { url, fromDiskCache, fromPrefetchCache } = event.response
+        if (fromDiskCache || fromPrefetchCache) return
+        if (new URL(url).pathname.endsWith('/thumbnail')) thumbnailRequests++
+      })
       await page.goto(`${server.url}/#/`)
       grid.push(
         await page.evaluate(
@@ -104,6 +122,17 @@ try {
             }),
         ),
       )
+      const inView = await page.evaluate(
+        () =>
+          [...document.querySelectorAll('.lib-card .cover img')].filter((el) => {
+            const box = el.getBoundingClientRect()
+            return box.bottom > 0 && box.top < innerHeight
+          }).length,
+      )
+      // Covers just outside the view load too (the observer's margin): counted against those in it.
+      await page.waitForTimeout(500)
+      requestsPerCover[grid === gridAt ? 'cold' : 'warm']!.push(thumbnailRequests / inView)
+      loadsPerCover.push(thumbnailLoads / inView)
       await page.close()
     }
     for (let run = 0; run < 10; run++) {
@@ -116,6 +145,12 @@ try {
     console.log(`library, ${perPage} cards, cold cache: covers in view ${summary(coversAt)}`)
     console.log(`library, warm cache: grid ${summary(warmGridAt)}`)
     console.log(`library, warm cache: covers in view ${summary(warmCoversAt)}`)
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
+    console.log(
+      `thumbnails from the server per cover in view (with those in the margin below it): ` +
+        `cold ${mean(requestsPerCover.cold!).toFixed(2)}, warm ${mean(requestsPerCover.warm!).toFixed(2)}; ` +
+        `loads (server or cache) ${mean(loadsPerCover).toFixed(2)}`,
+    )
 
     // Page turns: the next page is preloaded and decoded by the reader while the current one shows.
     const ids = (

@@ -22,12 +22,29 @@ export function createTagSuggester(vocab: Vocabulary) {
   const mini = new MiniSearch<TagDoc>({ fields: ['value'], storeFields: [] })
   /** Vocabulary ids below this one are in `mini` (or skipped on purpose). */
   let indexed = 0
+  /** Each suggested namespace's tag ids, so a namespace's name finds its tags. */
+  const byNamespace = new Map<string, number[]>()
 
   const sync = () => {
     for (; indexed < vocab.size; indexed++) {
-      if (UNSUGGESTED.has(vocab.namespace(indexed))) continue
+      const namespace = vocab.namespace(indexed)
+      if (UNSUGGESTED.has(namespace)) continue
       mini.add({ id: indexed, value: vocab.value(indexed) })
+      if (namespace === '') continue
+      const ids = byNamespace.get(namespace)
+      if (ids) ids.push(indexed)
+      else byNamespace.set(namespace, [indexed])
     }
+  }
+
+  /**
+   * Namespaces a typed name means: the one named exactly, else those it begins (`lang` is
+   * `language`) once it is long enough to mean something (`a` alone names no namespace).
+   */
+  const namespacesNamed = (name: string, minPrefix: number): string[] => {
+    if (byNamespace.has(name)) return [name]
+    if (name.length < minPrefix) return []
+    return [...byNamespace.keys()].filter((ns) => ns.startsWith(name))
   }
 
   const byWeight = (weights: Int32Array) => (a: number, b: number) =>
@@ -44,27 +61,31 @@ export function createTagSuggester(vocab: Vocabulary) {
      * Up to `limit` tags for what a user typed, best first: tags whose words start with the
      * query's words, then (when those are fewer than `limit`) tags within a typo of them. Within
      * each group MiniSearch's score is scaled by the tag's weight, so among equal matches the
-     * common tag comes first. `ns:value` looks only in namespace `ns`; `ns:` lists its most used
-     * tags. `weights[id]` is tag id's archive count in the caller's scope: 0 hides the tag.
+     * common tag comes first. A query without `:` that names a namespace, or begins its name
+     * (`artist`, `lang`, `chara`: 3 letters at least), also lists that namespace's most used tags,
+     * first (half the answer when values match too). `ns:value` looks only in namespace `ns` (or
+     * the namespaces `ns` begins when none is named so); `ns:` lists its most used tags.
+     * `weights[id]` is tag id's archive count in the caller's scope: 0 hides the tag.
      */
     suggest(query: string, limit: number, weights: Int32Array): TagSuggestion[] {
       sync()
       const text = query.trim().toLowerCase()
       const colon = text.indexOf(':')
-      const namespace = colon > 0 ? text.slice(0, colon).trim() : null
+      const namespaces = colon > 0 ? new Set(namespacesNamed(text.slice(0, colon).trim(), 1)) : null
       const value = colon > 0 ? text.slice(colon + 1).trim() : text
       const weightOf = (id: number) => weights[id] ?? 0
       const allowed = (id: number) =>
-        weightOf(id) > 0 && (namespace === null || vocab.namespace(id) === namespace)
+        weightOf(id) > 0 && (namespaces === null || namespaces.has(vocab.namespace(id)))
       const answer = (ids: number[]) =>
         ids.slice(0, limit).map((id) => ({ tag: vocab.tag(id), weight: weightOf(id) }))
-
-      if (value === '') {
-        if (namespace === null || UNSUGGESTED.has(namespace)) return []
+      /** The used tags of these namespaces, most used first. */
+      const tagsOf = (names: Iterable<string>) => {
         const ids: number[] = []
-        for (let id = 0; id < vocab.size; id++) if (allowed(id)) ids.push(id)
-        return answer(ids.sort(byWeight(weights)))
+        for (const name of names) for (const id of byNamespace.get(name) ?? []) ids.push(id)
+        return ids.filter((id) => weightOf(id) > 0).sort(byWeight(weights))
       }
+
+      if (value === '') return namespaces === null ? [] : answer(tagsOf(namespaces))
 
       const boostDocument = (id: number) => (allowed(id) ? Math.log2(2 + weightOf(id)) : 0)
       const ranked = (fuzzy: number | false) =>
@@ -72,7 +93,10 @@ export function createTagSuggester(vocab: Vocabulary) {
           .search(value, { prefix: true, fuzzy, combineWith: 'AND', boostDocument })
           .sort((a, b) => b.score - a.score || byWeight(weights)(a.id, b.id))
           .map((hit) => hit.id as number)
-      const ids = ranked(false)
+      const prefixed = ranked(false)
+      const named = namespaces === null ? tagsOf(namespacesNamed(value, 3)) : []
+      const share = prefixed.length > 0 ? Math.ceil(limit / 2) : limit
+      const ids = [...new Set([...named.slice(0, share), ...prefixed, ...named.slice(share)])]
       if (ids.length < limit) {
         const seen = new Set(ids)
         for (const id of ranked(FUZZY)) if (!seen.has(id)) ids.push(id)

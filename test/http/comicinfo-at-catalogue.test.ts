@@ -80,7 +80,7 @@ describe('ComicInfo.xml at catalogue time', () => {
         'artist:Bo Drawer',
         'Sci-Fi',
         'Drama',
-        'language:en',
+        'language:english',
         'source:https://example.org/a',
         'source:https://example.org/b',
       ]),
@@ -90,6 +90,16 @@ describe('ComicInfo.xml at catalogue time', () => {
     const row = await metadata(ids['With Info']!)
     expect(row.title).toBe('With Info')
     expect(row.summary).toBe('A story, with commas.')
+  })
+
+  it('names languages from the same table as the plugin', async () => {
+    const table = async (path: string) => {
+      const text = await Bun.file(join(import.meta.dir, '..', '..', path)).text()
+      return text.slice(text.indexOf('const LANGUAGES'), text.indexOf('const LANGUAGE_BY_CODE'))
+    }
+    const plugin = await table('plugins/metadata/comicinfo.ts')
+    expect(plugin).toContain("['english', 'en eng']")
+    expect(await table('src/domain/archives/language-names.ts')).toBe(plugin)
   })
 
   it('reads a lower-case comicinfo.xml in a tar', async () => {

@@ -29,6 +29,8 @@ beforeAll(async () => {
   seed('n4', 'group:narumi, artist:maru, artist:narumi, series:narutaru')
   seed('m1', 'artist:maru, artist:maruyama')
   seed('m2', 'artist:maru')
+  seed('l1', 'language:english, language:japanese, character:long hair')
+  seed('l2', 'language:english, misc:art book')
   seed('hidden', 'series:secret naruto, series:naruto')
   const cap = Array.from({ length: 120 }, (_, i) => `misc:cap ${String(i).padStart(3, '0')}`)
   seed('cap', cap.join(', '))
@@ -92,6 +94,41 @@ describe('GET /api/search/tags', () => {
       { tag: 'series:secret naruto', weight: 1 },
     ])
     expect(await tags('q=nosuchnamespace:naru')).toEqual([])
+  })
+
+  it('lists a namespace by its name, or the start of it, before values', async () => {
+    // A namespace's name alone lists its tags, most used first.
+    expect(names(await tags('q=artist'))).toEqual([
+      'artist:maru',
+      'artist:maruyama',
+      'artist:narumi',
+    ])
+    expect(names(await tags('q=ser')).slice(0, 4)).toEqual([
+      'series:naruto',
+      'series:narutaru',
+      'series:one piece',
+      'series:secret naruto',
+    ])
+    expect(names(await tags('q=chara')).sort()).toEqual([
+      'character:long hair',
+      'character:naruto uzumaki',
+    ])
+    // `lang` is language, not a typo of `long`.
+    const lang = await tags('q=lang')
+    expect(lang.slice(0, 2)).toEqual([
+      { tag: 'language:english', weight: 2 },
+      { tag: 'language:japanese', weight: 1 },
+    ])
+    // The start of a namespace's name before `:` narrows as the whole name does.
+    expect(names(await tags('q=lang:eng'))).toEqual(['language:english'])
+    expect(names(await tags('q=lang:'))).toEqual(['language:english', 'language:japanese'])
+    // Values still come: half the answer when a namespace's tags would fill it.
+    expect(names(await tags('q=art&count=4'))).toEqual([
+      'artist:maru',
+      'artist:maruyama',
+      'misc:art book',
+      'artist:narumi',
+    ])
   })
 
   it('puts the more common tag first among equal matches', async () => {

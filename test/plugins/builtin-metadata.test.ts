@@ -109,13 +109,32 @@ describe('metadata/comicinfo', () => {
       'character:Spike',
       "group:Cats 'n' Mice",
       'location:Kitchen',
-      'language:en',
+      'language:english',
       'volume:1',
       'issue:3',
       'age_rating:Everyone',
       'source:https://example.com/a',
       'source:https://example.org/b',
     ])
+  })
+
+  it('tags the language by its English name, as LANraragi plugins do', async () => {
+    const language = async (iso: string) => {
+      const xml = `<ComicInfo><LanguageISO>${iso}</LanguageISO></ComicInfo>`
+      const result = await run('comicinfo', { entries: { 'ComicInfo.xml': xml } })
+      return tagsOf(result)
+    }
+    // ISO 639-1, 639-2 (bibliographic and terminology), 639-3; regions and scripts dropped.
+    expect(await language('ja')).toEqual(['language:japanese'])
+    expect(await language('jpn')).toEqual(['language:japanese'])
+    expect(await language('fre')).toEqual(['language:french'])
+    expect(await language('fra')).toEqual(['language:french'])
+    expect(await language('zh-Hant')).toEqual(['language:chinese'])
+    expect(await language(' pt_BR ')).toEqual(['language:portuguese'])
+    expect(await language('cmn')).toEqual(['language:chinese'])
+    // A name already, or a code the table lacks: as written, lower-cased.
+    expect(await language('English')).toEqual(['language:english'])
+    expect(await language('tlh')).toEqual(['language:tlh'])
   })
 
   it('tags writers as artists when asked', async () => {

@@ -50,6 +50,23 @@ describe('settings view', () => {
     await ui.context.close()
   })
 
+  uiTest('the token form says what each role can do', async (shot) => {
+    const ui = await openUi(app)
+    shot.page = ui.page
+    await logInThroughUi(app, ui)
+    await ui.page.goto(app.url + '/#/settings')
+    const role = ui.page.getByLabel('Role')
+    // The default is guest, and the form says a guest saves no reading progress.
+    expect(await role.inputValue()).toBe('guest')
+    const help = ui.page.locator('#token-role-help')
+    await help.getByText(/no reading progress/).waitFor()
+    expect(await role.getAttribute('aria-describedby')).toBe('token-role-help')
+    await role.selectOption('admin')
+    await help.getByText(/reading progress and bookmarks included/).waitFor()
+    expect(ui.errors).toEqual([])
+    await ui.context.close()
+  })
+
   uiTest('a changed server name shows in the header after a reload', async (shot) => {
     const ui = await openUi(app)
     shot.page = ui.page

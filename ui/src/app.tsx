@@ -17,6 +17,7 @@ import { PluginsView } from './views/plugins.tsx'
 import { JobsView } from './views/jobs.tsx'
 import { MaintenanceView } from './views/maintenance.tsx'
 import { SettingsView } from './views/settings.tsx'
+import { TagsView } from './views/tags.tsx'
 
 /** Route name -> view, and whether it needs a logged-in session. */
 const VIEWS: Record<string, { view: ComponentType<{ parts: string[] }>; admin?: true }> = {
@@ -25,6 +26,7 @@ const VIEWS: Record<string, { view: ComponentType<{ parts: string[] }>; admin?: 
   reader: { view: ReaderView },
   archive: { view: ArchiveView },
   upload: { view: UploadView, admin: true },
+  tags: { view: TagsView },
   categories: { view: CategoriesView },
   tankoubons: { view: TankoubonsView },
   downloads: { view: DownloadsView, admin: true },
@@ -37,6 +39,7 @@ const VIEWS: Record<string, { view: ComponentType<{ parts: string[] }>; admin?: 
 
 const NAV: [string, string][] = [
   ['', 'Library'],
+  ['tags', 'Tags'],
   ['upload', 'Upload'],
   ['downloads', 'Downloads'],
   ['categories', 'Categories'],

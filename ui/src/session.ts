@@ -2,6 +2,7 @@
 // the login state. Views read these signals; login and logout update them.
 import { computed, signal } from '@preact/signals'
 import { api, onUnauthorized } from './api.ts'
+import { href, navigate, route } from './router.ts'
 import type { LoginStatus, ServerInfo } from './types.ts'
 
 export const serverInfo = signal<ServerInfo | null>(null)
@@ -31,3 +32,18 @@ export async function logOut(): Promise<void> {
 onUnauthorized.add(() => {
   if (loginStatus.value) loginStatus.value = { ...loginStatus.value, logged_in: false }
 })
+
+/**
+ * The login page in place of the current one (no history entry, so Back does not land on a page
+ * that would send here again); after logging in the user comes back to `next`.
+ */
+export function goToLogin(): void {
+  if (route.value.parts[0] === 'login') return
+  navigate(href(['login'], { next: location.hash || '#/' }), { replace: true })
+}
+
+/** Where the login page sends the user: `next` when it is one of the UI's own routes. */
+export function afterLogin(query: URLSearchParams): string {
+  const next = query.get('next') ?? ''
+  return next.startsWith('#/') && !next.startsWith('#/login') ? next : '#/'
+}

@@ -14,6 +14,7 @@ import { AppError } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
 import { applyMetadata } from '../plugins/exec.ts'
 import { toAbsolutePath } from './files.ts'
+import { languageName } from './language-names.ts'
 
 const log = createLogger('comicinfo')
 
@@ -116,7 +117,7 @@ export function comicInfoMetadata(byName: Map<string, string>): { tags: string; 
   }
   for (const [name, namespace] of LIST_FIELDS)
     for (const item of (field(name) ?? '').split(/[,;]/)) add(namespace, item)
-  const language = field('LanguageISO')?.trim().toLowerCase()
+  const language = languageName(field('LanguageISO') ?? '')
   if (language) add('language', language)
   for (const [name, namespace] of VALUE_FIELDS) {
     const value = field(name)?.trim()

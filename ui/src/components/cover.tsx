@@ -1,10 +1,23 @@
-// A cover (or page thumbnail) that loads when it scrolls into view. The server answers 202 while
-// it makes the thumbnail: a skeleton shows meanwhile and the request is retried with backoff.
+// A cover (or page thumbnail): an <img>, made when its box nears the view, over a skeleton. The thumbnail URL is asked with `no_fallback=true`, so while the server still makes it
+// the answer is a 202 (not an image) and the <img> fails: the cover then asks once by fetch what
+// the status was, waits with backoff while it is 202, and tries the <img> again.
+//
+// It used to fetch every thumbnail first and only then render an <img> of the same URL: two loads
+// (the second from the browser's cache) and a script round trip per cover before any painted,
+// which on a busy machine was most of the seconds a fresh library took to show its covers.
 import { useEffect, useRef, useState } from 'preact/hooks'
 
 type Props = { src: string; alt: string; class?: string }
 
-/** One shared observer for every cover on the page. */
+const MAX_ATTEMPTS = 30
+
+type State = 'loading' | 'shown' | 'waiting' | 'failed'
+
+/**
+ * One shared observer for every cover on the page: an <img> is made when its box comes within
+ * 400 px of the view. The browser's own `loading="lazy"` starts much further away (all 100 covers
+ * of a library page were fetched, four times those in view, competing with them).
+ */
 const watchers = new WeakMap<Element, () => void>()
 const observer =
   typeof IntersectionObserver === 'undefined'
@@ -20,54 +33,78 @@ const observer =
         { rootMargin: '400px' },
       )
 
+/** Whether the element has come near the view (always, without IntersectionObserver). */
+function useNear(box: { current: Element | null }): boolean {
+  const [near, setNear] = useState(observer === null)
+  useEffect(() => {
+    const el = box.current
+    if (!el || !observer || near) return
+    watchers.set(el, () => setNear(true))
+    observer.observe(el)
+    return () => observer.unobserve(el)
+  }, [box, near])
+  return near
+}
+
 export function Cover({ src, alt, class: className }: Props) {
   const box = useRef<HTMLDivElement>(null)
-  const [ready, setReady] = useState<string | null>(null)
-  const [failed, setFailed] = useState(false)
+  const near = useNear(box)
+  const url = src + (src.includes('?') ? '&' : '?') + 'no_fallback=true'
+  // Kept with the src it is for: a new src starts afresh in the same render (an effect resetting
+  // it would run after a cached image had already loaded, and leave its skeleton up).
+  const [current, setCurrent] = useState<{ src: string; attempt: number; state: State }>({
+    src,
+    attempt: 0,
+    state: 'loading',
+  })
+  const fresh = current.src === src ? current : { src, attempt: 0, state: 'loading' as State }
+  const { attempt, state } = fresh
+  const setState = (next: State) =>
+    setCurrent((old) => ({ ...(old.src === src ? old : fresh), state: next }))
 
+  // After a failed <img>: a 202 is waited out; anything else is a missing cover.
   useEffect(() => {
+    if (state !== 'waiting') return
     let stopped = false
     let timer: ReturnType<typeof setTimeout> | undefined
-    setReady(null)
-    setFailed(false)
-    const url = src + (src.includes('?') ? '&' : '?') + 'no_fallback=true'
-    const load = async (attempt: number) => {
-      try {
-        const res = await fetch(url, { credentials: 'same-origin' })
-        if (stopped) return
-        if (res.status === 202 && attempt < 30) {
-          timer = setTimeout(() => load(attempt + 1), Math.min(250 * 2 ** attempt, 3000))
-          return
-        }
-        if (!res.ok) return setFailed(true)
-        // Drop the body: the <img> below reads the same URL from the browser's cache.
+    fetch(url, { credentials: 'same-origin' })
+      .then(async (res) => {
         await res.body?.cancel()
-        setReady(url)
-      } catch {
-        if (!stopped) setFailed(true)
-      }
-    }
-    const el = box.current
-    if (!el || !observer) load(0)
-    else {
-      watchers.set(el, () => load(0))
-      observer.observe(el)
-    }
+        if (stopped) return
+        if (res.status !== 202) return setState(res.ok ? 'loading' : 'failed')
+        if (attempt >= MAX_ATTEMPTS) return setState('failed')
+        timer = setTimeout(
+          () =>
+            setCurrent((old) =>
+              old.src === src ? { src, attempt: old.attempt + 1, state: 'loading' } : old,
+            ),
+          Math.min(250 * 2 ** attempt, 3000),
+        )
+      })
+      .catch(() => !stopped && setState('failed'))
     return () => {
       stopped = true
       clearTimeout(timer)
-      if (el) observer?.unobserve(el)
     }
-  }, [src])
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state, url, attempt])
 
   return (
     <div ref={box} class={`cover ${className ?? ''}`}>
-      {ready ? (
-        <img src={ready} alt={alt} decoding="async" />
-      ) : (
+      {state !== 'shown' && (
         <div
-          class={failed ? 'cover-missing' : 'skeleton'}
-          aria-label={failed ? 'No cover' : 'Loading cover'}
+          class={state === 'failed' ? 'cover-missing' : 'skeleton'}
+          aria-label={state === 'failed' ? 'No cover' : 'Loading cover'}
+        />
+      )}
+      {near && state !== 'failed' && state !== 'waiting' && (
+        <img
+          key={attempt}
+          src={url}
+          alt={alt}
+          decoding="async"
+          onLoad={() => setState('shown')}
+          onError={() => setState('waiting')}
         />
       )}
     </div>

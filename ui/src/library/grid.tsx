@@ -10,7 +10,10 @@ import { ErrorText } from '../components/error-text.tsx'
 const SKELETON_CARDS = 12
 const isTank = (id: string) => id.startsWith('TANK_')
 
-export function LibraryGrid({ results }: { results: Results }) {
+/** The selection, while the user picks archives for a change to them all (bulk-bar.tsx). */
+export type Picking = { selected: ReadonlySet<string>; toggle: (id: string) => void }
+
+export function LibraryGrid({ results, picking }: { results: Results; picking: Picking | null }) {
   const { items, loading, done, error, loadMore } = results
   const first = loading && items.length === 0
   return (
@@ -18,17 +21,27 @@ export function LibraryGrid({ results }: { results: Results }) {
       <ul class="lib-grid" aria-label="Archives" aria-busy={loading}>
         {first
           ? Array.from({ length: SKELETON_CARDS }, (_, i) => <SkeletonCard key={i} />)
-          : items.map((item) => <Card key={item.arcid} item={item} />)}
+          : items.map((item) => <Card key={item.arcid} item={item} picking={picking} />)}
       </ul>
       {!loading && !error && items.length === 0 && <p class="muted">Nothing matches.</p>}
       <ErrorText text={error} />
-      {!done && !first && <MoreSentinel loading={loading} onMore={loadMore} count={items.length} />}
+      {!done && !first && (
+        <MoreSentinel
+          loading={loading}
+          failed={error !== null}
+          onMore={loadMore}
+          count={items.length}
+        />
+      )}
     </div>
   )
 }
 
-function Card({ item }: { item: ArchiveMeta }) {
+function Card({ item, picking }: { item: ArchiveMeta; picking: Picking | null }) {
   const tank = isTank(item.arcid)
+  // Archives only: a Tankoubon is changed from its own page.
+  const pickable = picking !== null && !tank
+  const picked = pickable && picking.selected.has(item.arcid)
   const thumb = tank
     ? `/api/tankoubons/${encodeURIComponent(item.arcid)}/thumbnail`
     : `/api/archives/${encodeURIComponent(item.arcid)}/thumbnail`
@@ -36,13 +49,32 @@ function Card({ item }: { item: ArchiveMeta }) {
   const pages = Number(item.pagecount) || 0
   const progress = Math.min(Number(item.progress) || 0, pages)
   return (
-    <li class="lib-card">
-      <a class="lib-card-open" href={href(['reader', item.arcid])}>
+    <li class={picked ? 'lib-card lib-card-picked' : 'lib-card'}>
+      <a
+        class="lib-card-open"
+        href={href(['reader', item.arcid])}
+        onClick={(e) => {
+          if (!pickable) return
+          // While picking, a click on the cover picks it instead of opening the book.
+          e.preventDefault()
+          picking.toggle(item.arcid)
+        }}
+      >
         <Cover src={thumb} alt="" />
         <span class="lib-card-title" title={item.title}>
           {item.title}
         </span>
       </a>
+      {pickable && (
+        <label class="lib-card-pick">
+          <input
+            type="checkbox"
+            checked={picked}
+            aria-label={`Select ${item.title}`}
+            onChange={() => picking.toggle(item.arcid)}
+          />
+        </label>
+      )}
       <div class="lib-card-badges">
         {tank && <span class="lib-badge">Tankoubon</span>}
         {isNew(item.isnew) && <span class="lib-badge lib-badge-new">New</span>}
@@ -76,24 +108,32 @@ function SkeletonCard() {
   )
 }
 
-/** Observed afresh after each page, so a sentinel still in view after a short page fires again. */
-function MoreSentinel(props: { loading: boolean; onMore: () => void; count: number }) {
-  const { loading, onMore, count } = props
+/**
+ * Observed afresh after each page, so a sentinel still in view after a short page fires again;
+ * not after a failure, which only the user's Retry asks again (the sentinel stays in view).
+ */
+function MoreSentinel(props: {
+  loading: boolean
+  failed: boolean
+  onMore: () => void
+  count: number
+}) {
+  const { loading, failed, onMore, count } = props
   const ref = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const el = ref.current
-    if (!el || loading || typeof IntersectionObserver === 'undefined') return
+    if (!el || loading || failed || typeof IntersectionObserver === 'undefined') return
     const observer = new IntersectionObserver(
       (entries) => entries.some((entry) => entry.isIntersecting) && onMore(),
       { rootMargin: '600px' },
     )
     observer.observe(el)
     return () => observer.disconnect()
-  }, [loading, onMore, count])
+  }, [loading, failed, onMore, count])
   return (
     <div ref={ref} class="lib-more">
       <button type="button" onClick={onMore} disabled={loading}>
-        {loading ? 'Loading…' : 'Load more'}
+        {loading ? 'Loading…' : failed ? 'Retry' : 'Load more'}
       </button>
     </div>
   )

@@ -11,6 +11,8 @@ export type LibraryQuery = {
   newonly: boolean
   untagged: boolean
   hidecompleted: boolean
+  /** Archives of a Tankoubon shown one by one instead of as the Tankoubon's one card. */
+  volumes: boolean
   /** How many pages were loaded (infinite scroll), so a reload or back shows as many again. */
   page: number
 }
@@ -27,6 +29,7 @@ export function readLibraryQuery(query: URLSearchParams): LibraryQuery {
     newonly: on(query.get('newonly')),
     untagged: on(query.get('untagged')),
     hidecompleted: on(query.get('hidecompleted')),
+    volumes: on(query.get('volumes')),
     page: Number.isFinite(page) && page > 1 ? page : 1,
   }
 }
@@ -42,6 +45,7 @@ export function libraryHref(state: LibraryQuery): string {
     newonly: flag(state.newonly),
     untagged: flag(state.untagged),
     hidecompleted: flag(state.hidecompleted),
+    volumes: flag(state.volumes),
     page: state.page > 1 ? state.page : undefined,
   })
 }

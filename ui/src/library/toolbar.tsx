@@ -40,7 +40,7 @@ export function LibraryToolbar({ state, namespaces, filtered, total, onChange }:
       notifyError(e)
     }
   }
-  const toggle = (key: 'newonly' | 'untagged' | 'hidecompleted', label: string) => (
+  const toggle = (key: 'newonly' | 'untagged' | 'hidecompleted' | 'volumes', label: string) => (
     <label class="lib-toggle">
       <input
         type="checkbox"
@@ -82,6 +82,7 @@ export function LibraryToolbar({ state, namespaces, filtered, total, onChange }:
       {toggle('newonly', 'New only')}
       {toggle('untagged', 'Untagged only')}
       {toggle('hidecompleted', 'Hide completed')}
+      {toggle('volumes', 'Show volumes')}
       <button type="button" onClick={random}>
         Random
       </button>

@@ -1,13 +1,21 @@
 // The library's results, page after page: `/api/search` from `start=0`, then the next `start` on
 // demand. The server answers 204 while its index is built; the view says so and asks again.
+// A refused search is shown once and asked again only when the user says so (Retry): asking
+// again by itself would repeat the same refusal forever. Only a request that never reached the
+// server is retried alone, with a growing pause.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
-import { api, messageOf } from '../api.ts'
+import { api, ApiError, messageOf } from '../api.ts'
 import type { ArchiveMeta, SearchAnswer } from '../types.ts'
 import { filterParams, searchKey, type LibraryQuery } from './query.ts'
 
 const INDEXING_RETRY_MS = 1000
+/** Pauses before asking again after a network failure: doubled each time, up to the last. */
+const NETWORK_RETRY_MS = [1000, 2000, 4000, 8000, 16000, 30000]
 /** Pages restored at once from `page=` in the URL; more than this is loaded by scrolling. */
 const MAX_RESTORED_PAGES = 10
+
+/** How many pages a library address naming `page` pages loads at once. */
+export const restoredPages = (page: number) => Math.min(page, MAX_RESTORED_PAGES)
 
 export type Results = {
   items: ArchiveMeta[]
@@ -17,9 +25,13 @@ export type Results = {
   loading: boolean
   indexing: boolean
   error: string | null
+  /** The HTTP status of the refusal in `error` (0 when the server was not reached). */
+  errorStatus: number | null
   done: boolean
   pages: number
   loadMore: () => void
+  /** The same search again from the start (after the selection changed archives). */
+  reload: () => void
 }
 
 export function useResults(state: LibraryQuery): Results {
@@ -30,11 +42,15 @@ export function useResults(state: LibraryQuery): Results {
   const [loading, setLoading] = useState(true)
   const [indexing, setIndexing] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  const [errorStatus, setErrorStatus] = useState<number | null>(null)
   const [done, setDone] = useState(false)
   const [pages, setPages] = useState(0)
+  const [version, setVersion] = useState(0)
   // A search outliving its key (the user typed on) must not write into the new one's results.
   const generation = useRef(0)
   const busy = useRef(false)
+  const networkFailures = useRef(0)
+  const retryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   const loaded = useRef<ArchiveMeta[]>([])
 
   const fetchPage = useCallback(
@@ -46,7 +62,7 @@ export function useResults(state: LibraryQuery): Results {
             start: loaded.current.length,
             sortby: state.sort,
             order: state.order,
-            groupby_tanks: true,
+            groupby_tanks: !state.volumes,
           },
         })
         if (gen !== generation.current) return false
@@ -72,13 +88,30 @@ export function useResults(state: LibraryQuery): Results {
   )
 
   const run = useCallback(
-    async (gen: number, count: number) => {
+    async (gen: number, count: number): Promise<void> => {
       busy.current = true
       setLoading(true)
+      clearTimeout(retryTimer.current)
       try {
         for (let i = 0; i < count; i++) if (!(await fetchPage(gen))) break
+        networkFailures.current = 0
       } catch (e) {
-        if (gen === generation.current) setError(messageOf(e))
+        if (gen !== generation.current) return
+        setError(messageOf(e))
+        const status = e instanceof ApiError ? e.status : 0
+        setErrorStatus(status)
+        // fetch rejects (no ApiError) only when the server could not be reached.
+        if (status === 0) {
+          const wait =
+            NETWORK_RETRY_MS[Math.min(networkFailures.current, NETWORK_RETRY_MS.length - 1)]
+          networkFailures.current++
+          retryTimer.current = setTimeout(() => {
+            if (gen !== generation.current) return
+            setError(null)
+            setErrorStatus(null)
+            void run(gen, Math.max(count, 1))
+          }, wait)
+        }
       } finally {
         if (gen === generation.current) {
           busy.current = false
@@ -96,22 +129,41 @@ export function useResults(state: LibraryQuery): Results {
     setFiltered(null)
     setTotal(null)
     setError(null)
+    setErrorStatus(null)
     setDone(false)
     setPages(0)
-    run(gen, Math.min(state.page, MAX_RESTORED_PAGES))
+    networkFailures.current = 0
+    run(gen, restoredPages(state.page))
     return () => {
       generation.current++
       busy.current = false
+      clearTimeout(retryTimer.current)
     }
-    // Only a new search restarts; `page` changes as pages load.
+    // Only a new search (or a reload) restarts; `page` changes as pages load.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key])
+  }, [key, version])
 
+  /** The next page; after a failure, the page that failed (a user's Retry). */
   const loadMore = useCallback(() => {
     if (busy.current || done) return
     setError(null)
+    setErrorStatus(null)
     run(generation.current, 1)
   }, [run, done])
 
-  return { items, filtered, total, loading, indexing, error, done, pages, loadMore }
+  const reload = useCallback(() => setVersion((v) => v + 1), [])
+
+  return {
+    items,
+    filtered,
+    total,
+    loading,
+    indexing,
+    error,
+    errorStatus,
+    done,
+    pages,
+    loadMore,
+    reload,
+  }
 }

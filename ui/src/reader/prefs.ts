@@ -1,4 +1,7 @@
-// How the reader lays pages out, remembered per browser (localStorage), shared by every book.
+// How the reader lays pages out, remembered per browser (localStorage): the last choice is the
+// default for a book never read here, and each book (archive or Tankoubon) keeps its own reading
+// mode and direction, so a webtoon opens vertical and a manga right to left without resetting the
+// others. Fit is the screen's business and stays shared.
 import { signal } from '@preact/signals'
 
 export type ReadMode = 'single' | 'double' | 'vertical'
@@ -27,11 +30,54 @@ function load(): ReaderPrefs {
 
 export const prefs = signal<ReaderPrefs>(load())
 
-export function setPrefs(patch: Partial<ReaderPrefs>) {
-  prefs.value = { ...prefs.value, ...patch }
+/** What a book remembers; by id, the most recently changed last, at most BOOKS_KEPT of them. */
+type BookLayout = Pick<ReaderPrefs, 'mode' | 'rtl' | 'coverAlone'>
+const BOOKS_KEY = 'tankobun.reader.books'
+const BOOKS_KEPT = 500
+
+function loadBooks(): Record<string, BookLayout> {
   try {
-    localStorage.setItem(KEY, JSON.stringify(prefs.value))
+    const saved = JSON.parse(localStorage.getItem(BOOKS_KEY) ?? '{}') as unknown
+    return saved && typeof saved === 'object' ? (saved as Record<string, BookLayout>) : {}
+  } catch {
+    return {}
+  }
+}
+
+function store(key: string, value: unknown) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value))
   } catch {
     // private mode or a full quota: the choice still holds for this visit
   }
+}
+
+/** The book being read: its layout changes are remembered for it. */
+let openId: string | null = null
+
+/** Called as a book opens: its own layout if it has one, else the last choice. */
+export function openBook(id: string): void {
+  openId = id
+  const global = load()
+  const own = loadBooks()[id]
+  prefs.value = {
+    ...global,
+    mode: MODES.includes(own?.mode as ReadMode) ? own!.mode : global.mode,
+    rtl: typeof own?.rtl === 'boolean' ? own.rtl : global.rtl,
+    coverAlone: typeof own?.coverAlone === 'boolean' ? own.coverAlone : global.coverAlone,
+  }
+}
+
+export function setPrefs(patch: Partial<ReaderPrefs>) {
+  prefs.value = { ...prefs.value, ...patch }
+  store(KEY, prefs.value)
+  const layoutChanged = 'mode' in patch || 'rtl' in patch || 'coverAlone' in patch
+  if (openId === null || !layoutChanged) return
+  const books = loadBooks()
+  delete books[openId]
+  const { mode, rtl, coverAlone } = prefs.value
+  books[openId] = { mode, rtl, coverAlone }
+  const ids = Object.keys(books)
+  for (const old of ids.slice(0, Math.max(0, ids.length - BOOKS_KEPT))) delete books[old]
+  store(BOOKS_KEY, books)
 }

@@ -14,7 +14,8 @@ import {
   saveProgress,
   type Book,
 } from './book.ts'
-import { prefs } from './prefs.ts'
+import { openBook, prefs } from './prefs.ts'
+import { lastLibraryHref } from '../library/scroll-memory.ts'
 import { spreadIndexOf, spreadsOf, type WidePages } from './spreads.ts'
 import { preloadPage } from './image-cache.ts'
 import { PagedStage } from './paged.tsx'
@@ -23,6 +24,7 @@ import { VerticalStage } from './vertical.tsx'
 import { BottomBar, TopBar, type Panel } from './toolbar.tsx'
 import { BookmarksPanel, PagesStrip, TocPanel } from './panels.tsx'
 import { useReaderKeys } from './keys.ts'
+import { wheelThrough } from './wheel-through.ts'
 
 const HIDE_BARS_MS = 3000
 const SAVE_PROGRESS_MS = 600
@@ -33,6 +35,8 @@ const clamp = (n: number, count: number) =>
 
 export function Reader({ book }: { book: Book }) {
   const count = book.pages.length
+  // This book's own layout, before anything reads it (once: Reader is keyed by the book's id).
+  useState(() => openBook(book.id))
   const { mode, rtl, coverAlone, fit } = prefs.value
   const [page, setPage] = useState(() =>
     clamp(Number(route.value.query.get('page')) || book.progress || 1, count),
@@ -42,6 +46,7 @@ export function Reader({ book }: { book: Book }) {
   const [panel, setPanel] = useState<Panel>(null)
   const hovering = useRef(false)
   const [poke, setPoke] = useState(0)
+  const verticalStage = useRef<HTMLDivElement>(null)
 
   // Page sizes matter to double page mode only: asked for once it is first used. When they
   // arrive the pairs may change; the current page stays shown, as spreads are found by page.
@@ -73,7 +78,8 @@ export function Reader({ book }: { book: Book }) {
   }
   /** Screen sides: the left side goes back in left-to-right reading, forward in right-to-left. */
   const side = (which: 'left' | 'right') => step((which === 'right') !== rtl ? 1 : -1)
-  const close = () => navigate(href([]))
+  // Back to the library as it was left (its search, pages and scroll position).
+  const close = () => navigate(lastLibraryHref())
 
   const onZone = (zone: Zone) => {
     if (zone === 'center') setBars((shown) => !shown)
@@ -87,6 +93,16 @@ export function Reader({ book }: { book: Book }) {
   useLayoutEffect(() => {
     history.replaceState(history.state, '', href(['reader', book.id], { page }))
   }, [page, book.id])
+
+  // And the page follows the address: `?page=` edited by hand (a hashchange; the reader's own
+  // replaceState above fires none) goes there. The first route is the one the page started from.
+  const startRoute = useRef(route.value)
+  useEffect(() => {
+    if (route.value === startRoute.current) return
+    const asked = Number(route.value.query.get('page'))
+    if (Number.isInteger(asked) && asked >= 1 && asked !== page) go(asked)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [route.value])
 
   // Progress, once the reader settles on a page; a page still waiting is saved on leaving.
   const unsaved = useRef<number | null>(null)
@@ -150,6 +166,8 @@ export function Reader({ book }: { book: Book }) {
 
   // Bars: hovering with a mouse shows them; a touch on hidden bars only shows them.
   const barEvents = {
+    // In vertical mode the pages scroll under the bars too.
+    onWheel: mode === 'vertical' ? wheelThrough(verticalStage) : undefined,
     onPointerEnter: (e: PointerEvent) => {
       if (e.pointerType !== 'mouse') return
       hovering.current = true
@@ -178,7 +196,13 @@ export function Reader({ book }: { book: Book }) {
           This book has no pages to show.
         </p>
       ) : mode === 'vertical' ? (
-        <VerticalStage {...stage} page={page} jump={jump} onVisible={setPage} />
+        <VerticalStage
+          {...stage}
+          stage={verticalStage}
+          page={page}
+          jump={jump}
+          onVisible={setPage}
+        />
       ) : (
         <PagedStage
           {...stage}

@@ -7,6 +7,8 @@ import { zoneAt, type Zone } from './zones.ts'
 const PIN_MS = 1500
 
 type Props = {
+  /** The scrolling box, for the reader (its bars hand the mouse wheel to it). */
+  stage: { current: HTMLDivElement | null }
   pages: string[]
   page: number
   /** Bumped by the reader when it wants `page` scrolled into view. */
@@ -16,8 +18,7 @@ type Props = {
   onZone: (zone: Zone) => void
 }
 
-export function VerticalStage({ pages, page, jump, fit, onVisible, onZone }: Props) {
-  const stage = useRef<HTMLDivElement>(null)
+export function VerticalStage({ stage, pages, page, jump, fit, onVisible, onZone }: Props) {
   const visible = useRef(onVisible)
   visible.current = onVisible
   // After a jump, pages above the target finish loading and change height: the target is kept

@@ -68,6 +68,22 @@ export function TokensPanel() {
   )
 }
 
+/**
+ * What each role may do (docs/auth.md, Roles and refusals), shown under the form: a reading app
+ * given a guest token reads everything but cannot save progress, which users found out too late.
+ */
+const ROLE_HELP: Record<'admin' | 'guest', string> = {
+  guest:
+    'Guest: reads the library (search, covers, pages, downloads, categories, OPDS) but changes ' +
+    'nothing: no reading progress, bookmarks or New flags are saved. For someone you lend the ' +
+    'library to, or a script that only reads.',
+  admin:
+    'Admin: everything a reading app does, reading progress and bookmarks included, and every ' +
+    'change (uploads, tags, deletions, plugins, settings). Only tokens, sessions, bulk deletes, ' +
+    'imports and dropping the database stay with the logged-in browser. Use it for your own ' +
+    'reading apps.',
+}
+
 function CreateToken({ onCreated }: { onCreated: (name: string, token: string) => void }) {
   const [name, setName] = useState('')
   const [role, setRole] = useState<'admin' | 'guest'>('guest')
@@ -101,6 +117,7 @@ function CreateToken({ onCreated }: { onCreated: (name: string, token: string) =
           <span>Role</span>
           <select
             value={role}
+            aria-describedby="token-role-help"
             onChange={(e) => setRole((e.target as HTMLSelectElement).value as 'admin' | 'guest')}
           >
             <option value="guest">guest (read-only)</option>
@@ -124,6 +141,9 @@ function CreateToken({ onCreated }: { onCreated: (name: string, token: string) =
           Create token
         </button>
       </div>
+      <p id="token-role-help" class="muted settings-role-help" aria-live="polite">
+        {ROLE_HELP[role]}
+      </p>
       <ErrorText text={error} />
     </form>
   )

@@ -1,24 +1,37 @@
 // The library: search, sort and filters kept in the hash query, categories and a tag cloud at
 // the side, and the covers grid with infinite scroll. Each part is a module in ui/src/library/.
-import { useEffect } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { api } from '../api.ts'
 import { searchTermFor } from '../components/tags.tsx'
 import { useApi } from '../components/use-api.ts'
 import { navigate, route } from '../router.ts'
-import { loggedIn, loginStatus } from '../session.ts'
+import { goToLogin, loggedIn } from '../session.ts'
 import type { Category } from '../types.ts'
-import { LibraryGrid } from '../library/grid.tsx'
+import { LibraryGrid, type Picking } from '../library/grid.tsx'
+import { BulkBar } from '../library/bulk-bar.tsx'
 import { libraryHref, readLibraryQuery, type LibraryQuery } from '../library/query.ts'
 import { SearchBox } from '../library/search-box.tsx'
 import { LibrarySidebar, type TagStat } from '../library/sidebar.tsx'
 import { LibraryToolbar } from '../library/toolbar.tsx'
-import { useResults } from '../library/use-results.ts'
+import { restoredPages, useResults } from '../library/use-results.ts'
+import { useScrollMemory } from '../library/scroll-memory.ts'
 
 const INDEXING_RETRY_MS = 2000
 
 export function LibraryView(_: { parts: string[] }) {
   const state = readLibraryQuery(route.value.query)
   const results = useResults(state)
+  // Picking archives for a change to them all: admins only, as every such change is.
+  const [picking, setPicking] = useState(false)
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
+  const canPick = loggedIn.value
+  const toggle = (id: string) =>
+    setSelected((old) => {
+      const next = new Set(old)
+      if (!next.delete(id)) next.add(id)
+      return next
+    })
+  const pick: Picking | null = canPick && picking ? { selected, toggle } : null
   const categories = useApi(() => api<Category[]>('/api/categories'), [])
   const stats = useApi(
     () =>
@@ -34,6 +47,15 @@ export function LibraryView(_: { parts: string[] }) {
     const timer = setTimeout(stats.reload, INDEXING_RETRY_MS)
     return () => clearTimeout(timer)
   }, [statsPending, stats.reload])
+
+  // Back from a book: the same place in the grid once the pages it showed are shown again.
+  useScrollMemory(!results.loading && (results.done || results.pages >= restoredPages(state.page)))
+
+  // The server wants a login to search (nofun mode, or the session ended): the login page, which
+  // comes back here afterwards.
+  useEffect(() => {
+    if (results.errorStatus === 401) goToLogin()
+  }, [results.errorStatus])
 
   // Record how many pages are shown, without a history entry per page.
   useEffect(() => {
@@ -61,14 +83,37 @@ export function LibraryView(_: { parts: string[] }) {
         total={results.total}
         onChange={change}
       />
+      {canPick && (
+        <div class="row lib-pick-row">
+          <button
+            type="button"
+            aria-pressed={picking}
+            onClick={() => {
+              setPicking(!picking)
+              setSelected(new Set())
+            }}
+          >
+            {picking ? 'Done selecting' : 'Select'}
+          </button>
+          {picking && (
+            <button
+              type="button"
+              onClick={() =>
+                setSelected(
+                  new Set(
+                    results.items.map((i) => i.arcid).filter((id) => !id.startsWith('TANK_')),
+                  ),
+                )
+              }
+            >
+              Select all shown
+            </button>
+          )}
+        </div>
+      )}
       {results.indexing && (
         <p class="muted" role="status">
           Indexing…
-        </p>
-      )}
-      {results.error && loginStatus.value?.password_enabled && !loggedIn.value && (
-        <p>
-          <a href="#/login">Log in</a> to see the library.
         </p>
       )}
       <div class="lib-layout">
@@ -79,8 +124,21 @@ export function LibraryView(_: { parts: string[] }) {
           onCategory={(category) => change({ category })}
           onTag={addTag}
         />
-        <LibraryGrid results={results} />
+        <LibraryGrid results={results} picking={pick} />
       </div>
+      {pick && (
+        <BulkBar
+          ids={[...selected]}
+          categories={categories.data ?? []}
+          onClear={() => setSelected(new Set())}
+          onChanged={(deleted) => {
+            if (deleted) setSelected(new Set())
+            results.reload()
+            categories.reload()
+            stats.reload()
+          }}
+        />
+      )}
     </section>
   )
 }

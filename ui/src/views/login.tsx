@@ -2,7 +2,7 @@
 // (docs/auth.md); the page says where to find it, and Settings changes it.
 import { useState } from 'preact/hooks'
 import { navigate, route } from '../router.ts'
-import { loggedIn, loginStatus, logIn, serverInfo } from '../session.ts'
+import { afterLogin, loggedIn, loginStatus, logIn, serverInfo } from '../session.ts'
 import { ErrorText } from '../components/error-text.tsx'
 import { useAction } from '../components/use-action.ts'
 
@@ -16,8 +16,9 @@ export function LoginView(_: { parts: string[] }) {
     run(async () => {
       await logIn(password)
       setPassword('')
-      // From the login page go to the library; from a guarded page, stay on it.
-      if (onLoginPage) navigate('#/', { replace: true })
+      // From the login page go back where the user was sent from (or the library); from a
+      // guarded page, stay on it.
+      if (onLoginPage) navigate(afterLogin(route.value.query), { replace: true })
     })
   }
 
