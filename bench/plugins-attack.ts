@@ -19,6 +19,8 @@ import { writeComicInfoLibrary } from './comicinfo-library.ts'
 
 const ARCHIVES = Number(process.argv[2] ?? 2000)
 const ATTACK_SECONDS = Number(process.argv[3] ?? 20)
+/** Only these hostile plugins (comma-separated stems), to find which one costs what. */
+const ONLY = process.argv[4]?.split(',')
 const MB = 1024 * 1024
 
 const fixtures = join(import.meta.dir, '..', 'test', 'sandbox', 'fixtures', 'hostile')
@@ -160,7 +162,8 @@ try {
   // The attack: one client loop per hostile plugin, each running it again as soon as it ends.
   let attacking = true
   const outcomes: Record<string, number> = {}
-  const loops = Object.keys(hostile).map(async (stem) => {
+  const attackers = Object.keys(hostile).filter((stem) => !ONLY || ONLY.includes(stem))
+  const loops = attackers.map(async (stem) => {
     while (attacking) {
       try {
         const res = await call(`/api/plugins/use?plugin=custom/script/${stem}`, { method: 'POST' })

@@ -121,9 +121,12 @@ export async function startServer(
     // A plugin's fetch reaches only the hosts its manifest lists (the run's tag carries them), with
     // the session of its login plugin attached.
     const sandbox = createSandboxHost<PluginRunTag>({
-      fetch: (url, init, run) =>
+      fetch: (url, { sink, ...init }, run) =>
         outbound.fetchOutbound(url, withLoginSession(url, init, run.tag?.login), {
           allowedHosts: run.tag?.hosts ?? [],
+          // The body streams to the sandbox's file as it arrives; the cap stays the client's.
+          sink,
+          maxResponseBytes: OUTBOUND_MAX_RESPONSE_BYTES,
         }),
       entry: readPluginEntry(reader),
       library: async (method, args, run) => {

@@ -49,6 +49,11 @@ export type PluginFetchInit = {
   method?: string
   headers?: [string, string][]
   body?: Uint8Array<ArrayBuffer>
+  /**
+   * Where the response body goes as it arrives (then the answer's `body` is empty); a fetch that
+   * ignores it answers the whole body instead.
+   */
+  sink?: (chunk: Uint8Array) => Promise<void>
 }
 export type PluginFetchResponse = {
   status: number
@@ -233,6 +238,7 @@ export function createSandboxHost<Tag = unknown>(
     const wire: WireFetchInit = message.init ?? {}
     const record: PluginFetchRecord = { method: wire.method ?? 'GET', url }
     call.fetches.push(record)
+    const spool = bytes.spool()
     try {
       const init: PluginFetchInit = {
         method: wire.method,
@@ -241,6 +247,7 @@ export function createSandboxHost<Tag = unknown>(
           wire.body64 === undefined
             ? undefined
             : new Uint8Array(Buffer.from(wire.body64, 'base64')),
+        sink: spool.write,
       }
       const response = await options.fetch(url, init, call.request)
       record.status = response.status
@@ -252,10 +259,11 @@ export function createSandboxHost<Tag = unknown>(
           status: response.status,
           headers: headerPairs(response.headers),
           url: response.url,
-          ...(await bytes.wire(response.body)),
+          ...(await spool.finish(response.body)),
         },
       })
     } catch (err) {
+      await spool.abort()
       record.error = (err as Error)?.message ?? String(err)
       reply(target, { type: 'host:fetch-result', id, call: message.call, error: record.error })
     }
