@@ -213,8 +213,15 @@ process.on('message', (raw) => {
     call.resolve(message)
   }
 })
-// The server going away closes the channel: nothing is left to answer.
+// The server going away closes the channel: nothing is left to answer. The event alone missed a
+// server killed while this process was still loading (an orphan lived on for minutes), so the
+// channel is also looked at every second.
 process.on('disconnect', () => process.exit(0))
+const SERVER_GONE_CHECK_MS = 1_000
+setInterval(() => {
+  if (!process.connected) process.exit(0)
+}, SERVER_GONE_CHECK_MS).unref()
+if (!process.connected) process.exit(0)
 lowerPriority()
 idleRss = collect()
 send({ type: 'sandbox:ready' })
