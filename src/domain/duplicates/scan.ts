@@ -17,7 +17,7 @@ import {
   savePageHashes,
   type ArchiveHashRow,
 } from '../../db/repos/duplicates.repo.ts'
-import { findThumbnailFile, makeThumbnail } from '../archives/thumbnails.ts'
+import { makeThumbnail, readThumbnailFile } from '../archives/thumbnails.ts'
 import { AppError } from '../../errors.ts'
 import { eachLimited } from '../../model/each-limited.ts'
 import {
@@ -68,8 +68,9 @@ function coverIsCurrent(row: DuplicateScanRow, stored: ArchiveHashRow | undefine
  * hashes it (thumbnails.ts). Returns the hash, null when it could not be taken.
  */
 async function hashMissingCover(deps: Deps, row: ArchiveRow): Promise<string | null> {
-  const file = row.thumbhash === null ? null : findThumbnailFile(deps, row.id, 0)
-  if (file) return hashCover(deps, row.id, await Bun.file(file.path).bytes(), row.thumbhash!)
+  // Read when found, in one step: a rescan may remove it between a look and a later read.
+  const image = row.thumbhash === null ? null : await readThumbnailFile(deps, row.id, 0)
+  if (image) return hashCover(deps, row.id, image.bytes, row.thumbhash!)
   await makeThumbnail(deps, row, 0)
   return findArchiveHashes(deps.db, [row.id])[0]?.coverHash ?? null
 }
@@ -80,9 +81,9 @@ async function hashMissingCover(deps: Deps, row: ArchiveRow): Promise<string | n
  */
 async function hashPage(deps: Deps, row: ArchiveRow, page: number): Promise<string | null> {
   try {
-    const path =
-      findThumbnailFile(deps, row.id, page)?.path ?? (await makeThumbnail(deps, row, page))
-    return (await deps.thumbnailer.signature(await Bun.file(path).bytes(), SIGNATURE)).hash
+    const kept = await readThumbnailFile(deps, row.id, page)
+    const bytes = kept?.bytes ?? (await Bun.file(await makeThumbnail(deps, row, page)).bytes())
+    return (await deps.thumbnailer.signature(bytes, SIGNATURE)).hash
   } catch (error) {
     if (error instanceof AppError && error.code === 'bad_request') return null
     throw error
