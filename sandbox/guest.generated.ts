@@ -74,7 +74,15 @@ export const GUEST_PRELUDE = `'use strict';
       }
     };
   }
-  var takeBytes = (host, parcel) => parcel ? host.take(parcel) : null;
+  function takeBytes(host, parcel) {
+    if (typeof parcel === "string") {
+      const bytes = new Uint8Array(parcel.length);
+      for (let i = 0;i < parcel.length; i++)
+        bytes[i] = parcel.charCodeAt(i);
+      return bytes;
+    }
+    return parcel ? host.take(parcel) : null;
+  }
   function format(args) {
     return args.map((a) => {
       if (typeof a === "string")

@@ -16,6 +16,8 @@ import type { LogLevel } from './protocol.ts'
 
 /** Longest a plugin's sleep() waits in one call; the run's wall clock bounds the total. */
 const MAX_SLEEP_MS = 10_000
+/** Bytes handed over inside an answer, as a string, rather than parked for a take. */
+const INLINE_BYTES = 64 * 1024
 /** Fetches of one run sent to the server at once; more wait their turn. */
 export const MAX_FETCHES_AT_ONCE = 6
 /** The largest request body a plugin may send: forms and JSON, not uploads. */
@@ -136,9 +138,16 @@ export function createHostCalls(
     }
   }
 
-  /** Parks bytes for the prelude's synchronous take; the number is what crosses. */
+  /**
+   * Parks bytes for the prelude's synchronous take (the number crosses), or hands small ones over
+   * as a Latin-1 string in the answer itself: a take is a hop to this thread and back, which a
+   * batch item waits for behind the other items' messages (Run Automatically reads one small
+   * ComicInfo.xml per archive).
+   */
   const park = (bytes: Uint8Array): Parcel => {
     if (ended) return 0
+    if (bytes.byteLength <= INLINE_BYTES)
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
     const id = nextParcel++
     parcels.set(id, plainBytes(bytes))
     return id

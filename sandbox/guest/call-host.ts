@@ -46,6 +46,13 @@ export function createCallHost(): CallHost {
   }
 }
 
-/** Bytes the host parked for this run, copied in by a synchronous call (see host-calls.ts). */
-export const takeBytes = (host: GuestHost, parcel: Parcel | null): Uint8Array | null =>
-  parcel ? host.take(parcel) : null
+/** Bytes from the host: small ones inline, the others copied in by a synchronous call (see
+ * host-calls.ts). */
+export function takeBytes(host: GuestHost, parcel: Parcel | null): Uint8Array | null {
+  if (typeof parcel === 'string') {
+    const bytes = new Uint8Array(parcel.length)
+    for (let i = 0; i < parcel.length; i++) bytes[i] = parcel.charCodeAt(i)
+    return bytes
+  }
+  return parcel ? host.take(parcel) : null
+}

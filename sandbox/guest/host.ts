@@ -18,8 +18,12 @@ export interface HostReference<Args extends unknown[], Result> {
   apply(receiver: undefined, args: Args, options: AsyncApplyOptions): Promise<Result>
 }
 
-/** A number under which the host parked bytes for a synchronous `take`; 0 when the run ended. */
-export type Parcel = number
+/**
+ * Bytes from the host: a number under which it parked them for a synchronous `take` (0 when the
+ * run ended), or, when small, the bytes themselves as a Latin-1 string (a string that does not
+ * fit ends the isolate at its memory limit, which is safe; only bytes are not).
+ */
+export type Parcel = number | string
 
 /** What the guest's fetch sends: the method upper-cased, headers as pairs, the body as bytes. */
 export type FetchWire = { method?: string; headers?: [string, string][]; body?: Uint8Array }
