@@ -8,9 +8,8 @@ import { openPageBody, pageEtag } from '../domain/archives/pages.ts'
 import { resizedEtag, resizedPage } from '../domain/archives/page-resize.ts'
 import { pageMimeType } from '../model/formats.ts'
 import { etagMatches } from './conditional.ts'
+import { originalPageResponse, pageNotModified, resizedPageResponse } from './page-response.ts'
 import { sendThumbnail } from './thumbnail-response.ts'
-
-const CACHE_CONTROL = 'private, max-age=604800'
 
 /** The 200x300 grey placeholder of thumbnail-response.ts, as a JPEG. */
 const PLACEHOLDER_JPEG = Buffer.from(
@@ -45,29 +44,12 @@ export async function sendOpdsPage(
   const converted = resizedEtag(row, entry, width, 'jpeg')
   const original = pageEtag(row, entry)
   for (const etag of [converted, original])
-    if (etagMatches(ifNoneMatch, etag))
-      return new Response(null, { status: 304, headers: { etag, 'cache-control': CACHE_CONTROL } })
+    if (etagMatches(ifNoneMatch, etag)) return pageNotModified(etag)
   // A JPEG page not to be resized needs no look at its pixels.
   const asStored = width === Infinity && pageMimeType(entry) === 'image/jpeg'
   const open = () => openPageBody(deps, row, entry)
   const copy = asStored
     ? null
     : await resizedPage(deps, row, entry, open, width, { convert: 'jpeg' })
-  if (copy)
-    return new Response(copy.bytes as Uint8Array<ArrayBuffer>, {
-      headers: {
-        etag: copy.etag,
-        'cache-control': CACHE_CONTROL,
-        'content-type': copy.contentType,
-      },
-    })
-  // Streamed, as the page route sends an original.
-  const page = await open()
-  return new Response(page.body, {
-    headers: {
-      etag: original,
-      'cache-control': CACHE_CONTROL,
-      'content-type': pageMimeType(entry),
-    },
-  })
+  return copy ? resizedPageResponse(copy) : originalPageResponse(deps, row, entry)
 }

@@ -35,16 +35,6 @@ export type SandboxBytes = {
 const toBase64 = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
 
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return out
-}
-
 export function createSandboxBytes(): SandboxBytes {
   let folder: string | undefined
   let next = 1
@@ -84,7 +74,7 @@ export function createSandboxBytes(): SandboxBytes {
             await file.handle.close()
             return { bodyFile: file.path }
           }
-          return { body64: toBase64(size > 0 ? concat(held, size) : whole) }
+          return { body64: toBase64(size > 0 ? Buffer.concat(held, size) : whole) }
         },
         async abort() {
           held = []

@@ -21,17 +21,7 @@ import {
   waitForItem,
   type FakeSite,
 } from './fake-site.ts'
-
-/** The URL a server in its own process prints once it listens. */
-async function listeningUrl(stream: ReadableStream<Uint8Array>): Promise<string> {
-  let text = ''
-  for await (const chunk of stream) {
-    text += new TextDecoder().decode(chunk)
-    const match = /listening on (http:\/\/\S+)/.exec(text)
-    if (match) return match[1]!
-  }
-  throw new Error(`server exited before listening: ${text}`)
-}
+import { listeningUrl } from '../helpers/child-server.ts'
 
 type SseEvent = { event: string; data: Wire }
 
