@@ -15,6 +15,15 @@ export function sideload(contentDir: string, plugins: Record<string, string>): v
   }
 }
 
+/** A plugin's `pluginInfo()` export answering `fields` over a test author, description and version. */
+export const pluginInfoSource = (fields: Record<string, unknown>): string =>
+  `export function pluginInfo() { return ${JSON.stringify({
+    author: 'test',
+    description: 'a test plugin',
+    version: '1.0',
+    ...fields,
+  })} }\n`
+
 /** Sandbox processes whose parent is this test process (every in-process test server's). */
 export function sandboxPids(): number[] {
   const pids: number[] = []

@@ -7,16 +7,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
+import { pluginInfoSource } from '../helpers/plugins.ts'
 
 const ROOT = join(import.meta.dir, '..', '..')
 
-const info = (fields: Record<string, unknown>) =>
-  `export function pluginInfo() { return ${JSON.stringify({
-    author: 'test',
-    description: 'a test plugin',
-    version: '1.0',
-    ...fields,
-  })} }\n`
+const info = pluginInfoSource
 
 const answering = (name: string, answer: string) =>
   info({ name, type: 'metadata' }) + `export function execMetadata() { return ${answer} }\n`

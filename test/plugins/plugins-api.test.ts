@@ -8,15 +8,9 @@ import { buildZip } from '../helpers/fixtures.ts'
 import { TYPE_ICONS } from '../../src/plugins/icons.ts'
 import { seedArchive } from '../helpers/seed.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
-import { sideload } from '../helpers/plugins.ts'
+import { sideload, pluginInfoSource } from '../helpers/plugins.ts'
 
-const info = (fields: Record<string, unknown>) =>
-  `export function pluginInfo() { return ${JSON.stringify({
-    author: 'test',
-    description: 'a test plugin',
-    version: '1.0',
-    ...fields,
-  })} }\n`
+const info = pluginInfoSource
 
 /** A 1x1 GIF as a data URI: a plugin's own icon, listed as it is. */
 const OWN_ICON = 'data:image/gif;base64,R0lGODlhAQABAAAAACw='

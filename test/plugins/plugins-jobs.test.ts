@@ -10,15 +10,9 @@ import { buildZip, makeCbz, makeJpeg } from '../helpers/fixtures.ts'
 import { rescan } from '../helpers/rescan.ts'
 import { seedArchive } from '../helpers/seed.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
-import { sideload } from '../helpers/plugins.ts'
+import { sideload, pluginInfoSource } from '../helpers/plugins.ts'
 
-const info = (fields: Record<string, unknown>) =>
-  `export function pluginInfo() { return ${JSON.stringify({
-    author: 'test',
-    description: 'a test plugin',
-    version: '1.0',
-    ...fields,
-  })} }\n`
+const info = pluginInfoSource
 
 const PLUGINS: Record<string, string> = {
   'metadata/merger.ts':

@@ -7,15 +7,9 @@ import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { rescan } from '../helpers/rescan.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts'
-import { sideload } from '../helpers/plugins.ts'
+import { sideload, pluginInfoSource } from '../helpers/plugins.ts'
 
-const info = (fields: Record<string, unknown>) =>
-  `export function pluginInfo() { return ${JSON.stringify({
-    author: 'test',
-    description: 'a test plugin',
-    version: '1.0',
-    ...fields,
-  })} }\n`
+const info = pluginInfoSource
 
 const PLUGINS: Record<string, string> = {
   'script/chatty.ts':
