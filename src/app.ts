@@ -1,4 +1,4 @@
-// createApp(deps) -> Elysia: every route file composed; used by main.ts and every HTTP test.
+// createApp(deps) -> Elysia: every area's route files composed; used by boot.ts and HTTP tests.
 import { Elysia } from 'elysia'
 import type { Deps } from './deps.ts'
 import { requestContext } from './http/context.ts'
@@ -6,25 +6,7 @@ import { cors } from './http/cors.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { requestIds } from './http/request-id.ts'
 import { methodNotAllowed } from './http/method-not-allowed.ts'
-import { infoRoutes } from './http/routes/info.ts'
-import { authRoutes } from './http/routes/auth.ts'
-import { settingsRoutes } from './http/routes/settings.ts'
-import { jobRoutes } from './http/routes/jobs.ts'
-import { archivesRoutes } from './http/routes/archives.ts'
-import { searchRoutes } from './http/routes/search.ts'
-import { categoriesRoutes } from './http/routes/categories.ts'
-import { tankoubonsRoutes } from './http/routes/tankoubons.ts'
-import { bookmarksRoutes } from './http/routes/bookmarks.ts'
-import { databaseRoutes } from './http/routes/database.ts'
-import { pluginsRoutes } from './http/routes/plugins.ts'
-import { downloadCompareRoutes } from './http/routes/download-compare.ts'
-import { downloadQueueRoutes } from './http/routes/download-queue.ts'
-import { splitRoutes } from './http/routes/split.ts'
-import { llmRoutes } from './http/routes/llm.ts'
-import { pluginWizardRoutes } from './http/routes/plugin-wizard.ts'
-import { opdsRoutes } from './http/routes/opds.ts'
-import { healthRoutes } from './http/routes/health.ts'
-import { uiRoutes } from './http/routes/ui.ts'
+import { routeFiles } from './areas/assemble.ts'
 
 export function createApp(deps: Deps) {
   // The route list is read on the first miss, after every route below is registered.
@@ -35,25 +17,8 @@ export function createApp(deps: Deps) {
     .use(cors(deps))
     .use(methodNotAllowed(() => routes()))
     .use(requestContext(deps))
-    .use(infoRoutes(deps))
-    .use(authRoutes(deps))
-    .use(settingsRoutes(deps))
-    .use(jobRoutes(deps))
-    .use(archivesRoutes(deps))
-    .use(searchRoutes(deps))
-    .use(categoriesRoutes(deps))
-    .use(llmRoutes(deps))
-    .use(tankoubonsRoutes(deps))
-    .use(bookmarksRoutes(deps))
-    .use(databaseRoutes(deps))
-    .use(pluginsRoutes(deps))
-    .use(downloadCompareRoutes(deps))
-    .use(splitRoutes(deps))
-    .use(downloadQueueRoutes(deps))
-    .use(pluginWizardRoutes(deps))
-    .use(opdsRoutes(deps))
-    .use(healthRoutes(deps))
-    .use(uiRoutes(deps))
+  // Every area's route files, in the area list's order (src/areas/index.ts).
+  for (const file of routeFiles()) app.use(file.routes(deps))
   routes = () => app.routes
   return app
 }

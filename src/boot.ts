@@ -1,38 +1,25 @@
 // Builds Deps from a Config, starts background machinery and the HTTP server; stops it all again.
 import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Config } from './config.ts'
-import type { Deps } from './deps.ts'
+import type { Deps, Infra } from './deps.ts'
+import type { ContentSync } from './domain/archives/content-sync.ts'
 import { openDb } from './db/client.ts'
 import { openSettings, type SettingsStore } from './domain/settings.ts'
 import { createJobQueue } from './jobs/queue.ts'
+import type { JobArgsByName } from './jobs/kinds/index.ts'
+import { AREAS, POLICY } from './areas/index.ts'
+import type { AnyArea } from './areas/area.ts'
+import { areaStates, jobFactories } from './areas/assemble.ts'
 import { createLocks } from './domain/locks.ts'
-import { createLoginThrottle } from './domain/auth/login-throttle.ts'
 import { announcePendingPassword, ensureAdminPassword } from './domain/auth/password.ts'
-import { loadSigningKey } from './domain/auth/signing-key.ts'
 import { createSearchIndex } from './search/index.ts'
 import { createIndexSource } from './domain/search/index-source.ts'
-import { syncIndexWithEvents } from './domain/search/index-sync.ts'
-import { runPluginsOnNewArchives } from './domain/plugins/auto-run.ts'
-import { readComicInfoOfNewArchives } from './domain/archives/comicinfo-at-catalogue.ts'
 import { createEventBus } from './events.ts'
 import { createArchiveReader } from './archive/reader.ts'
 import { createThumbnailer } from './images/thumbnailer.ts'
-import { registerJobKinds, type JobArgsByName } from './jobs/kinds/index.ts'
-import { sweepInterruptedDownloads } from './domain/downloads/sweep.ts'
-import { createDownloadRuntime } from './domain/downloads/runtime.ts'
 import { createApp } from './app.ts'
-import { createFirstInstallCategory } from './domain/collections/first-install.ts'
-import { createWireCache, dropWireOnWrites } from './http/wire-cache.ts'
+import { createWireCache } from './http/wire-cache.ts'
 import { serverBodyCeiling } from './http/body-limit.ts'
-import { createContentSync, type ContentSync } from './domain/archives/content-sync.ts'
-import { createUploadsInFlight, removeInterruptedWrites } from './domain/archives/upload.ts'
-import { removeInterruptedSplits } from './domain/split/source.ts'
-import { recoverInterruptedSplits } from './domain/split/journal.ts'
-import { createPlacement } from './domain/archives/placement.ts'
-import { createUnreadableFiles } from './domain/archives/scan.ts'
-import { createDimensionCache } from './domain/archives/pages.ts'
-import { createGenerationStore } from './domain/wizard/generations.ts'
 import { createLogger } from './log.ts'
 import { createStopList } from './stop-list.ts'
 import { lockDataDir } from './instance-lock.ts'
@@ -42,15 +29,9 @@ import { createLlmClient, type LlmProvider } from './llm/client.ts'
 import { createSandboxHost } from './plugins/host.ts'
 import type { PluginRunTag } from './plugins/manifest.ts'
 import { withLoginSession } from './plugins/login-session.ts'
-import { createPluginRegistry } from './plugins/registry.ts'
-import { BUILTIN_PLUGINS_DIR, SANDBOX_MAIN_PATH, SANDBOX_NODE_PATH } from './assets.ts'
+import { SANDBOX_MAIN_PATH, SANDBOX_NODE_PATH } from './assets.ts'
 import { sandboxInstalled } from './domain/health.ts'
 import { readPluginEntry } from './domain/plugins/run.ts'
-import { applyDomainRules } from './domain/plugins/settings.ts'
-import {
-  createComparisonCache,
-  dropComparisonsOfRemovedItems,
-} from './domain/downloads/compare-cache.ts'
 
 const log = createLogger('boot')
 
@@ -110,9 +91,6 @@ export async function startServer(
     const jobs = createJobQueue<JobArgsByName>(db, { events })
     stops.push(() => jobs.stop())
     const search = createSearchIndex(createIndexSource(db))
-    syncIndexWithEvents(events, search)
-    const wireCache = createWireCache()
-    dropWireOnWrites(events, wireCache)
     const outbound = createOutboundFetch({
       allowPrivate: config.fetchAllowPrivate,
       maxResponseBytes: OUTBOUND_MAX_RESPONSE_BYTES,
@@ -134,24 +112,14 @@ export async function startServer(
         return run.tag.library(method, args)
       },
     })
-    const plugins = createPluginRegistry({
-      db,
-      sandbox,
-      builtinDir: BUILTIN_PLUGINS_DIR,
-      sideloadDir: join(config.pluginsDir, 'custom'),
-    })
-    // Stopping closes the sandbox first (a registration's runs then fail at once) and waits for
-    // the registration before the database closes.
-    stops.push(() => plugins.ready())
-    stops.push(() => sandbox.close())
-    const deps: Deps = {
+    const infra: Infra = {
       config,
       db,
       settings,
       jobs,
-      search,
-      wireCache,
       events,
+      search,
+      wireCache: createWireCache(),
       reader,
       thumbnailer,
       outbound,
@@ -160,37 +128,22 @@ export async function startServer(
         timeoutMs: config.llmTimeoutMs,
       }),
       sandbox,
-      plugins,
       locks: createLocks(),
-      uploads: createUploadsInFlight(),
-      placement: createPlacement(),
-      unreadable: createUnreadableFiles(),
-      dimensions: createDimensionCache(),
-      loginThrottle: createLoginThrottle(),
-      sessionKeys: { signingKey: loadSigningKey(settings) },
-      contentSync: createContentSync({ config, jobs, search }),
-      comparisons: createComparisonCache(),
-      downloads: createDownloadRuntime(),
-      generations: createGenerationStore(),
+      policy: POLICY,
+      instanceId: crypto.randomUUID(),
       startedAt: Date.now(),
     }
-    registerJobKinds(deps)
-    if (config.favoritesCategory) createFirstInstallCategory(deps)
-    dropComparisonsOfRemovedItems(events, deps.comparisons)
-    runPluginsOnNewArchives(deps)
-    // New archives' ComicInfo.xml as tags, after the scan's write; stopped before the reader.
-    stops.push(readComicInfoOfNewArchives(deps))
-    // Before jobs resume: downloads a crash or stop cut are marked stale, so their jobs end.
-    const swept = await sweepInterruptedDownloads(deps)
-    if (swept.stale > 0) log.warn('downloads interrupted by the last stop', { count: swept.stale })
-    // Before jobs resume and the first scan: splits a crash cut short are undone (or completed).
-    const splits = await recoverInterruptedSplits(deps)
-    if (splits > 0) log.warn('settled splits interrupted by the last stop', { count: splits })
+    // The sandbox's children go when the server stops, even one that never served a request.
+    stops.push(() => sandbox.close())
+    const deps: Deps = { ...infra, ...areaStates(infra) }
+    deps.jobs.register(jobFactories(), deps)
+    for (const area of AREAS as readonly AnyArea[]) {
+      const stop = area.subscribe?.(deps)
+      if (stop) stops.push(stop)
+    }
+    // Start-up recovery, area by area, before the queue resumes and the first scan.
+    for (const area of AREAS as readonly AnyArea[]) await area.recover?.(deps)
     jobs.recover()
-    const removed =
-      (await removeInterruptedWrites(config)) + (await removeInterruptedSplits(config))
-    if (removed > 0)
-      log.warn('removed files left by interrupted uploads and splits', { count: removed })
     // Elysia turns SO_REUSEPORT on: a second server on the same port would then silently share
     // its requests. Off, so it fails to start instead. Not development: no Bun error pages.
     // Bun's body cap (128 MB by default) follows the upload limit (http/body-limit.ts).
@@ -202,24 +155,16 @@ export async function startServer(
       maxRequestBodySize: serverBodyCeiling(config),
     })
     stops.push(() => app.stop(true))
-    deps.contentSync.start()
+    for (const area of AREAS as readonly AnyArea[]) {
+      const stop = area.start?.(deps)
+      if (stop) stops.push(stop)
+    }
     // Said once at start: without it every plugin run and upload fails (README, Single binary).
     if (!sandboxInstalled())
       log.warn('plugin sandbox missing: plugins cannot run or be installed', {
         node: SANDBOX_NODE_PATH,
         main: SANDBOX_MAIN_PATH,
       })
-    // In the background: the sandbox's cold start must not hold up the listen.
-    plugins.start()
-    void plugins.ready().then(() => {
-      try {
-        applyDomainRules(deps)
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error)
-        log.warn('stored domain rules not applied', { error: message })
-      }
-    })
-    stops.push(() => deps.contentSync.stop())
     const port = app.server?.port
     if (port === undefined) throw new Error('the HTTP server did not report its port')
     // Only a start that serves shows a generated password: one that failed kept it for this one.
@@ -229,7 +174,7 @@ export async function startServer(
       deps,
       url: `http://${host}:${port}`,
       port,
-      contentSync: deps.contentSync,
+      contentSync: deps.archives.contentSync,
       stop: () => stops.stopAll(),
     }
   } catch (error) {

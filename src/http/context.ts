@@ -8,7 +8,7 @@ import { resolveCaller } from './auth.ts'
 import { checkBodySize } from './body-limit.ts'
 import { renderError } from './envelope.ts'
 import { isJsonContentType, readJsonBody, requireJsonObject } from './json-body.ts'
-import { policyOf, type BodyClass, type RoutePolicy } from './policy.ts'
+import type { BodyClass, RoutePolicy } from './policy.ts'
 import { checkSameOrigin } from './same-origin.ts'
 
 export type RequestContext = {
@@ -21,13 +21,10 @@ export type RequestContext = {
 
 type RequestServer = { requestIP(request: Request): { address: string } | null } | null
 
-/** Elysia dedupes a named plugin by name + JSON of its seed: one seed per server instance. */
-const seeds = new WeakMap<Deps, number>()
-let nextSeed = 0
-
 export function requestContext(deps: Deps) {
-  let seed = seeds.get(deps)
-  if (seed === undefined) seeds.set(deps, (seed = nextSeed++))
+  // Elysia dedupes a named plugin by name + JSON of its seed: one seed per server instance.
+  const seed = deps.instanceId
+  const { policyOf } = deps.policy
   // One check per request, whichever hook gets there first.
   const checked = new WeakMap<Request, Promise<RequestContext>>()
   const authorize = (request: Request, route: string, server: RequestServer) => {
@@ -70,7 +67,7 @@ async function checkRequest(
   route: string,
   server: RequestServer,
 ): Promise<RequestContext> {
-  const policy = policyOf(request.method, route)
+  const policy = deps.policy.policyOf(request.method, route)
   if (!policy) throw fail.internal(`route ${request.method} ${route} has no access policy`)
   const ip = server?.requestIP(request)?.address ?? null
   const caller = await resolveCaller(deps, request, ip)

@@ -37,6 +37,9 @@ export type JobArgsOf<F> = {
   [K in keyof F]: F[K] extends (deps: never) => JobKind<infer A> ? A : never
 }
 
+/** The arguments of a kind that takes none. */
+export type NoArgs = Record<string, never>
+
 export function defineJob<A>(kind: JobKind<A>): JobKind<A> {
   return kind
 }

@@ -163,13 +163,13 @@ describe('GET /api/download_queue/:id/compare/stream', () => {
     expect(replay.map((e) => e.data.sample).slice(0, 4)).toEqual(done.pairs)
 
     // The kept comparison goes with the item.
-    expect(app.deps.comparisons.get(id)?.settled).toBeDefined()
+    expect(app.deps.downloads.comparisons.get(id)?.settled).toBeDefined()
     const kept = await app.json(`/api/download_queue/${id}/compare/keep-b`, {
       method: 'POST',
       cookie,
     })
     expect(kept.status).toBe(200)
-    expect(app.deps.comparisons.get(id)).toBeUndefined()
+    expect(app.deps.downloads.comparisons.get(id)).toBeUndefined()
   })
 
   it('answers 404 Env for an unknown item instead of a stream', async () => {

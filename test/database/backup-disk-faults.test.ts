@@ -10,7 +10,7 @@ const MiB = 1024 * 1024
 
 function failWritesAfter(app: TestServer, after: number, code: string) {
   let writes = 0
-  app.deps.uploads.stagingWriteFault = () =>
+  app.deps.archives.uploads.stagingWriteFault = () =>
     ++writes > after
       ? Object.assign(new Error(`${code}: disk fault, write`), { code, syscall: 'write' })
       : undefined

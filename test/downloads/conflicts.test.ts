@@ -213,14 +213,14 @@ describe('another file under the same name', () => {
       body: new URLSearchParams({ tags: 'artist:kept' }),
     })
     const before = await Bun.file(join(app.contentDir, 'kept-on-failure.cbz')).bytes()
-    app.deps.uploads.placementFault = () =>
+    app.deps.archives.uploads.placementFault = () =>
       Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })
     try {
       const { status, body } = await post(`/api/download_queue/${item.id}/overwrite`)
       expect(status).toBe(500)
       expect(body.success).toBe(0)
     } finally {
-      app.deps.uploads.placementFault = undefined
+      app.deps.archives.uploads.placementFault = undefined
     }
     const { status, body: archive } = await app.json(`/api/archives/${oldId}`, { cookie })
     expect(status).toBe(200)

@@ -137,7 +137,7 @@ describe('POST /api/logout', () => {
     const loginRes = await login(app, TEST_PASSWORD)
     const { tankobun_access: access, tankobun_refresh: refresh } = setCookies(loginRes)
     const familyId = JSON.parse(atob(access!.value.split('.')[1]!)).fid as string
-    const expired = await signAccessToken(app.deps.sessionKeys, familyId, 1_000_000)
+    const expired = await signAccessToken(app.deps.auth.sessionKeys, familyId, 1_000_000)
     const staleCookie = `tankobun_access=${expired}`
     expect((await app.req('/api/tokens', { cookie: staleCookie })).status).toBe(401)
 

@@ -4,7 +4,10 @@
 // the spec's rules, not from caller.ts, so a wrong check in the code shows up as a mismatch.
 import { describe, expect, it } from 'bun:test'
 import { createApp } from '../../src/app.ts'
-import { POLICY, type Access } from '../../src/http/policy.ts'
+import type { Access } from '../../src/http/policy.ts'
+import { POLICY as TABLE } from '../../src/areas/index.ts'
+
+const POLICY = TABLE.rows
 import { signAccessToken } from '../../src/domain/auth/access-token.ts'
 import { openSession, revokeSession } from '../../src/domain/auth/sessions.ts'
 import { createApiToken, deleteApiToken } from '../../src/domain/auth/tokens.ts'
@@ -172,7 +175,7 @@ async function headersFor(
     case 'expired session': {
       const { familyId } = await openSession(app.deps, meta)
       const past = Math.floor(Date.now() / 1000) - 60
-      const expired = await signAccessToken(app.deps.sessionKeys, familyId, past)
+      const expired = await signAccessToken(app.deps.auth.sessionKeys, familyId, past)
       return { cookie: `tankobun_access=${expired}` }
     }
     case 'revoked session': {

@@ -19,7 +19,7 @@ async function sign(app: TestServer, fid: string, claims: Claims): Promise<strin
   if (claims.iss) jwt = jwt.setIssuer(claims.iss)
   if (claims.aud) jwt = jwt.setAudience(claims.aud)
   if (claims.exp !== false) jwt = jwt.setExpirationTime('1h')
-  return jwt.sign(app.deps.sessionKeys.signingKey)
+  return jwt.sign(app.deps.auth.sessionKeys.signingKey)
 }
 
 const status = async (app: TestServer, token: string) =>

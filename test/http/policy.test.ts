@@ -4,7 +4,10 @@ import { describe, expect, it } from 'bun:test'
 import { Elysia } from 'elysia'
 import { createApp } from '../../src/app.ts'
 import { requestContext } from '../../src/http/context.ts'
-import { POLICY, type Access } from '../../src/http/policy.ts'
+import type { Access } from '../../src/http/policy.ts'
+import { POLICY as TABLE } from '../../src/areas/index.ts'
+
+const POLICY = TABLE.rows
 import { startTestServer } from '../helpers/server.ts'
 
 /**

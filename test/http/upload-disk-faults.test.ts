@@ -15,7 +15,7 @@ const stagedFiles = (app: TestServer) =>
 /** From the `after`-th write of the staged file on, the disk answers `code`, as the kernel would. */
 function failWritesAfter(app: TestServer, after: number, code: string) {
   let writes = 0
-  app.deps.uploads.stagingWriteFault = () =>
+  app.deps.archives.uploads.stagingWriteFault = () =>
     ++writes > after
       ? Object.assign(new Error(`${code}: disk fault, write`), { code, syscall: 'write' })
       : undefined
@@ -77,7 +77,7 @@ describe('PUT /api/archives/upload (disk faults while staging)', () => {
     const cookie = await app.login()
     failWritesAfter(app, 1, 'ENOSPC')
     expect((await bigUpload(app, cookie)).status).toBe(500)
-    app.deps.uploads.stagingWriteFault = undefined
+    app.deps.archives.uploads.stagingWriteFault = undefined
     const source = join(app.root, 'small.cbz')
     await makeCbz(source, { pages: 1 })
     const form = new FormData()

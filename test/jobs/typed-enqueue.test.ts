@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'bun:test'
 import type { Deps } from '../../src/deps.ts'
 import { defineJob } from '../../src/jobs/define-job.ts'
-import { JOB_KINDS, type JobArgsByName } from '../../src/jobs/kinds/index.ts'
+import type { JobArgsByName } from '../../src/jobs/kinds/index.ts'
+import { jobFactories } from '../../src/areas/assemble.ts'
 import type { JobQueue } from '../../src/jobs/queue.ts'
 
 export function enqueueChecks(jobs: JobQueue<JobArgsByName>, deps: Deps, name: string): void {
@@ -28,9 +29,9 @@ export function enqueueChecks(jobs: JobQueue<JobArgsByName>, deps: Deps, name: s
   // @ts-expect-error no arguments at all
   jobs.enqueue('rebuild_index')
 
-  jobs.register(JOB_KINDS, deps)
+  jobs.register(jobFactories(), deps)
   // @ts-expect-error a kind missing from the registered map
-  jobs.register({ rescan: JOB_KINDS.rescan }, deps)
+  jobs.register({ rescan: jobFactories().rescan }, deps)
 }
 
 export function registerChecks(jobs: JobQueue<{ add: { n: number } }>): void {
@@ -44,7 +45,7 @@ export function registerChecks(jobs: JobQueue<{ add: { n: number } }>): void {
 
 describe('job kinds', () => {
   it('are registered under the spec job names', () => {
-    expect(Object.keys(JOB_KINDS).sort()).toEqual([
+    expect(Object.keys(jobFactories()).sort()).toEqual([
       'archive_split',
       'backup',
       'download_url',

@@ -57,13 +57,13 @@ describe('plugin registration', () => {
     expect(run.status).toBe(200)
     expect(run.body).toMatchObject({ operation: 'use_plugin', success: 0 })
     writeFileSync(join(dir, 'keep.ts'), plugin('Keep', "throw new Error('broken for now')"))
-    await app.deps.plugins.refresh()
+    await app.deps.plugins.registry.refresh()
     expect((await sideloaded(app, cookie, 'script')).map((p) => p.namespace)).toEqual([
       'custom/script/keep',
     ])
 
     writeFileSync(join(dir, 'keep.ts'), plugin('Keep again'))
-    await app.deps.plugins.refresh()
+    await app.deps.plugins.registry.refresh()
     const [keep] = await sideloaded(app, cookie, 'script')
     expect(keep).toMatchObject({ name: 'Keep again', origin: 'sideloaded' })
     expect((await app.json(settings, { cookie })).body).toMatchObject({

@@ -19,11 +19,11 @@ describe('the plugin sandbox on demand', () => {
             await makeCbz(join(dir, 'Some Title.cbz'))
           },
         })
-        await first.deps.plugins.ready()
+        await first.deps.plugins.registry.ready()
       }
       const before = new Set(sandboxPids())
       await using again = await startTestServer({ root })
-      await again.deps.plugins.ready()
+      await again.deps.plugins.registry.ready()
       const started = sandboxPids().filter((pid) => !before.has(pid))
       expect(started).toEqual([])
 

@@ -428,7 +428,7 @@ describe('GET /api/archives/:id/split/stream', () => {
     const id = ids.Live!
     // Holding the placement queue stops the job before it catalogues its first output.
     let release!: () => void
-    const held = app.deps.placement.alone(() => new Promise<void>((r) => (release = r)))
+    const held = app.deps.archives.placement.alone(() => new Promise<void>((r) => (release = r)))
     const res = await app.json(`/api/archives/${id}/split/execute`, { method: 'POST', cookie })
     expect(res.status).toBe(200)
     const stream = await app.req(`/api/archives/${id}/split/stream`, { cookie })

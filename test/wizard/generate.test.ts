@@ -241,6 +241,6 @@ describe('generate without a provider key', () => {
       success: 0,
       error: 'No language-model provider key is configured.',
     })
-    expect(bare.deps.generations.size).toBe(0)
+    expect(bare.deps.wizard.generations.size).toBe(0)
   })
 })

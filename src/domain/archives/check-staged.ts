@@ -40,10 +40,10 @@ export function finalPathOf(deps: Pick<Deps, 'config'>, staged: StagedUpload): s
  * make the file a duplicate: the upload brings that row back (place-staged.ts).
  */
 export async function findDuplicate(
-  deps: Pick<Deps, 'db' | 'config' | 'uploads'>,
+  deps: Pick<Deps, 'db' | 'config' | 'archives'>,
   staged: StagedUpload,
 ): Promise<Conflict | null> {
-  if (deps.uploads.ids.has(staged.id)) return { kind: 'duplicate', id: staged.id }
+  if (deps.archives.uploads.ids.has(staged.id)) return { kind: 'duplicate', id: staged.id }
   const row = findArchive(deps.db, staged.id)
   if (row && !row.unlinked && (await pathExists(toAbsolutePath(deps.config.contentDir, row.path))))
     return { kind: 'duplicate', id: staged.id }
@@ -52,12 +52,12 @@ export async function findDuplicate(
 
 /** Another file holds the name, on disk or in the catalogue, or is being placed under it. */
 export async function findNameClash(
-  deps: Pick<Deps, 'db' | 'config' | 'uploads'>,
+  deps: Pick<Deps, 'db' | 'config' | 'archives'>,
   staged: StagedUpload,
 ): Promise<Conflict | null> {
   const finalPath = finalPathOf(deps, staged)
   if (
-    deps.uploads.paths.has(finalPath) ||
+    deps.archives.uploads.paths.has(finalPath) ||
     (await isPathTaken(deps, finalPath, undefined, staged.id))
   )
     return { kind: 'name_taken', name: staged.name }

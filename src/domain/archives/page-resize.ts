@@ -140,7 +140,7 @@ export async function resizedPage(
   // Not wider: the original, unless it has to change format (a JPEG stays as it is).
   const keepsFormat = !options.convert || pageMimeType(entry) === contentType
   const sizeKey = pageEtag(row, entry)
-  const known = deps.dimensions.get(sizeKey)
+  const known = deps.archives.dimensions.get(sizeKey)
   if (known && (known.width === 0 || (known.width <= width && keepsFormat))) return null
   const page = await openPage()
   try {
@@ -150,7 +150,7 @@ export async function resizedPage(
       let size = known
       if (!size) {
         size = await deps.thumbnailer.dimensions(bytes)
-        deps.dimensions.set(sizeKey, size)
+        deps.archives.dimensions.set(sizeKey, size)
       }
       if (size.width === 0 || (size.width <= width && keepsFormat)) return false
       const target = Math.min(width, size.width)

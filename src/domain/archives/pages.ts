@@ -140,7 +140,7 @@ export async function pageDimensions(
   // (gigabytes for large scans, or for a crafted archive of near-limit entries).
   const sizes = await mapLimited(pages, DIMENSION_READS_IN_FLIGHT, async (entry, index) => {
     const key = pageEtag(row, entry)
-    let size = deps.dimensions.get(key)
+    let size = deps.archives.dimensions.get(key)
     if (!size) {
       try {
         const bytes = await readListedPage(deps, row, entry)
@@ -150,7 +150,7 @@ export async function pageDimensions(
         failed.push({ page: entry, error: error.message })
         return { page: index + 1, path: entry, width: 0, height: 0 }
       }
-      deps.dimensions.set(key, size)
+      deps.archives.dimensions.set(key, size)
     }
     return { page: index + 1, path: entry, ...size }
   })

@@ -40,7 +40,7 @@ export async function placeStaged(
 ): Promise<Placed | Conflict> {
   const duplicate = await findDuplicate(deps, staged)
   if (duplicate) return duplicate
-  deps.uploads.ids.add(staged.id)
+  deps.archives.uploads.ids.add(staged.id)
   let claimedPath: string | null = null
   try {
     // Early answer before the copy; checked again where the file is placed. Two different files
@@ -48,15 +48,15 @@ export async function placeStaged(
     const clash = await findNameClash(deps, staged)
     if (clash) return clash
     const finalPath = finalPathOf(deps, staged)
-    deps.uploads.paths.add(finalPath)
+    deps.archives.uploads.paths.add(finalPath)
     claimedPath = finalPath
     const row = await copyIntoPlace(deps, staged, finalPath, pages, overrides)
     if (!row) return { kind: 'name_taken', name: staged.name }
     deps.jobs.enqueue('thumbnails', { ids: [staged.id], page: 0 })
     return { kind: 'placed', row }
   } finally {
-    deps.uploads.ids.delete(staged.id)
-    if (claimedPath) deps.uploads.paths.delete(claimedPath)
+    deps.archives.uploads.ids.delete(staged.id)
+    if (claimedPath) deps.archives.uploads.paths.delete(claimedPath)
   }
 }
 
@@ -72,7 +72,7 @@ async function copyIntoPlace(
   const tempPath = join(deps.config.contentDir, `${TEMP_MARKER}${crypto.randomUUID()}`)
   try {
     try {
-      const fault = deps.uploads.placementFault?.()
+      const fault = deps.archives.uploads.placementFault?.()
       if (fault) throw fault
       await copyFile(staged.path, tempPath)
       await fsyncFile(tempPath)
@@ -85,7 +85,7 @@ async function copyIntoPlace(
       )
     }
     const st = await stat(tempPath)
-    return await deps.placement.alone(async () => {
+    return await deps.archives.placement.alone(async () => {
       if (await isPathTaken(deps, finalPath, undefined, staged.id)) return null
       // A row without its file (findDuplicate let it through) comes back for this file.
       const lost = findArchive(deps.db, staged.id)

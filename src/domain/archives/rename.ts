@@ -62,7 +62,7 @@ export function renameArchive(deps: Deps, row: ArchiveRow, requested: string): P
     const from = toAbsolutePath(deps.config.contentDir, row.path)
     const to = join(dirname(from), name)
     if (to === from) return row
-    return deps.placement.alone(() => moveArchive(deps, row, from, to))
+    return deps.archives.placement.alone(() => moveArchive(deps, row, from, to))
   })
 }
 

@@ -119,7 +119,7 @@ export async function scanContentFolder(
     if (!st) return
     const mtimeMs = Math.floor(st.mtimeMs)
     if (known.found(path, st.size, mtimeMs)) return
-    if (deps.unreadable.has(path, st.size, mtimeMs)) return
+    if (deps.archives.unreadable.has(path, st.size, mtimeMs)) return
     changed.push({ absPath, path, size: st.size, mtimeMs, order })
   })
   changed.sort((a, b) => a.order - b.order)
@@ -203,7 +203,7 @@ async function readArchiveFile(
     return { ...item, id, pages }
   } catch (error) {
     const reason = error instanceof AppError ? error.message : 'unreadable archive'
-    deps.unreadable.remember(item.path, item.size, item.mtimeMs)
+    deps.archives.unreadable.remember(item.path, item.size, item.mtimeMs)
     result.unreadable.push({ path: item.path, reason })
     return { ...item, reason }
   }

@@ -47,7 +47,7 @@ const couldNotStore = (cause: unknown) => couldNotStoreAs('upload', cause, log)
  * removes the partial file and is rethrown.
  */
 export async function stageUpload(
-  deps: Pick<Deps, 'config' | 'uploads'>,
+  deps: Pick<Deps, 'config' | 'archives'>,
   clientName: string,
   content: AsyncIterable<Uint8Array>,
 ): Promise<StagedUpload> {
@@ -72,7 +72,7 @@ export async function stageUpload(
         prefix.update(head)
         hashed += head.byteLength
       }
-      await writeAll(handle, chunk, deps.uploads)
+      await writeAll(handle, chunk, deps.archives.uploads)
     }
   } catch (error) {
     failure = { error }
@@ -91,7 +91,7 @@ export async function stageUpload(
 async function writeAll(
   handle: Awaited<ReturnType<typeof open>>,
   chunk: Uint8Array,
-  uploads: Deps['uploads'],
+  uploads: Deps['archives']['uploads'],
 ): Promise<void> {
   try {
     const fault = uploads.stagingWriteFault?.()

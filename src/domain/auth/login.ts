@@ -15,12 +15,12 @@ const log = createLogger('auth')
 
 /** With protection disabled any password opens a session (the server is open anyway). */
 export async function login(
-  deps: Pick<Deps, 'db' | 'settings' | 'sessionKeys' | 'loginThrottle'>,
+  deps: Pick<Deps, 'db' | 'settings' | 'auth'>,
   password: string,
   meta: SessionMeta,
 ): Promise<SessionGrant> {
   if (passwordEnabled(deps.settings)) {
-    const throttle = deps.loginThrottle
+    const throttle = deps.auth.loginThrottle
     const lockedMs = throttle.begin(meta.ip)
     if (lockedMs > 0) {
       log.warn('login refused: too many failures', { ip: meta.ip })
@@ -50,7 +50,7 @@ export async function login(
  * browser that enabled protection is not locked out.
  */
 export async function changeAdminPassword(
-  deps: Pick<Deps, 'db' | 'settings' | 'sessionKeys'>,
+  deps: Pick<Deps, 'db' | 'settings' | 'auth'>,
   password: string,
   caller: { familyId: string | null },
   meta: SessionMeta,

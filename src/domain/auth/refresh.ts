@@ -23,7 +23,7 @@ const VALUE_PATTERN = /^([0-9a-f]{32})\.([0-9a-f]{64})$/
 /** How far the grace path follows rotations made while the window was open. */
 const MAX_GRACE_HOPS = 8
 
-type RefreshDeps = Pick<Deps, 'db' | 'sessionKeys'>
+type RefreshDeps = Pick<Deps, 'db' | 'auth'>
 type Secret = { id: string; secret: string }
 
 const encode = (t: Secret) => `${t.id}.${t.secret}`
@@ -82,7 +82,7 @@ export function redeemRefreshToken(
   if (row.expiresAt <= now) throw fail.unauthorized('This session expired; log in again.')
 
   if (row.rotatedAt === null) {
-    const next = successorOf(deps.sessionKeys.signingKey, presented)
+    const next = successorOf(deps.auth.sessionKeys.signingKey, presented)
     const rotated = tx(deps.db, () => {
       if (!markRefreshTokenRotated(deps.db, presented.id, nowMs)) return false
       store(deps, row.familyId, next, now)
@@ -112,7 +112,7 @@ function currentOfChain(
 ): { familyId: string; refreshToken: string } {
   let token = start
   for (let hop = 0; hop < MAX_GRACE_HOPS; hop++) {
-    token = successorOf(deps.sessionKeys.signingKey, token)
+    token = successorOf(deps.auth.sessionKeys.signingKey, token)
     const row = findRefreshToken(deps.db, token.id)
     if (!row || row.familyId !== familyId) break
     if (row.rotatedAt === null) return { familyId, refreshToken: encode(token) }

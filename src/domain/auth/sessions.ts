@@ -35,7 +35,7 @@ const nowSecs = () => Math.floor(Date.now() / 1000)
 
 /** Opens a new family (one per login) with its first refresh token. */
 export async function openSession(
-  deps: Pick<Deps, 'db' | 'sessionKeys'>,
+  deps: Pick<Deps, 'db' | 'auth'>,
   meta: SessionMeta,
 ): Promise<SessionGrant> {
   const now = nowSecs()
@@ -50,7 +50,11 @@ export async function openSession(
     revokedAt: null,
   })
   const refreshToken = issueRefreshToken(deps, familyId)
-  return { familyId, accessToken: await signAccessToken(deps.sessionKeys, familyId), refreshToken }
+  return {
+    familyId,
+    accessToken: await signAccessToken(deps.auth.sessionKeys, familyId),
+    refreshToken,
+  }
 }
 
 /**

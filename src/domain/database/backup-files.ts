@@ -103,7 +103,7 @@ function sweepOrphanUploads(deps: Pick<Deps, 'jobs'>, dir: string): void {
  * Uploads left behind by jobs a crash cut short are swept first.
  */
 export async function receiveBackupUpload(
-  deps: Pick<Deps, 'config' | 'jobs' | 'uploads'>,
+  deps: Pick<Deps, 'config' | 'jobs' | 'archives'>,
   content: AsyncIterable<Uint8Array>,
 ): Promise<string> {
   const dir = backupsDir(deps.config)
@@ -120,7 +120,7 @@ export async function receiveBackupUpload(
   const file = await stored(open(temp, 'w'))
   try {
     for await (const chunk of content) {
-      const fault = deps.uploads.stagingWriteFault?.()
+      const fault = deps.archives.uploads.stagingWriteFault?.()
       await stored(fault ? Promise.reject(fault) : file.write(chunk))
     }
     // Closing flushes: it can fail on a full disk as a write can.

@@ -212,7 +212,7 @@ export async function compareDownload(
 ): Promise<ComparisonResult> {
   const sides = requireCompareSides(deps, id)
   const key = await identityOf(sides)
-  const kept = deps.comparisons.get(id)
+  const kept = deps.downloads.comparisons.get(id)
   if (kept && kept.key === key) {
     const result = kept.settled ?? (await kept.result)
     result.pairs.forEach((sample, index) =>
@@ -220,7 +220,7 @@ export async function compareDownload(
     )
     return result
   }
-  return deps.comparisons.set(id, key, runComparison(deps, sides, onSample)).result
+  return deps.downloads.comparisons.set(id, key, runComparison(deps, sides, onSample)).result
 }
 
 /** GET compare/pages: entry names of one side in natural page order. */

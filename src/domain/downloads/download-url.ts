@@ -43,7 +43,7 @@ export async function queueDownloadUrl(
     throw fail.bad_request('url must be an http(s) URL.')
   if (query.catid && !isCategoryId(query.catid)) throw fail.bad_request('Invalid category id.')
   if (query.catid) checkItemCategory(deps, query.catid)
-  await deps.plugins.ready()
+  await deps.plugins.registry.ready()
   const plugin = matchingDownloadPlugin(deps, url)
   if (!plugin) throw fail.bad_request('No download plugin matches this URL.')
   const job = deps.jobs.enqueue('download_url', {

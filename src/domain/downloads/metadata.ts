@@ -58,7 +58,7 @@ export async function fetchItemMetadata(
   const item = requireItem(deps, id)
   const kept = freshPreview(deps, id)
   if (kept) return { ...kept, cached: true }
-  await deps.plugins.ready()
+  await deps.plugins.registry.ready()
   const namespace = matchingMetadataPlugin(deps, item.url)
   if (!namespace) throw fail.bad_request('No metadata plugin matches this URL.')
   const plugin = await requirePlugin(deps, namespace)

@@ -107,7 +107,7 @@ export async function addToQueue(
   deps: Deps,
   entries: readonly unknown[],
 ): Promise<{ added: DownloadItemRow[]; rejected: Rejected[] }> {
-  await deps.plugins.ready()
+  await deps.plugins.registry.ready()
   const rejected: Rejected[] = []
   const valid: NewQueueEntry[] = []
   for (const raw of entries) {
@@ -155,7 +155,7 @@ export async function editQueueItem(
     if (reason) throw fail.bad_request(`Invalid url: ${reason}`)
   }
   if (edit.plugin_namespace !== undefined) {
-    await deps.plugins.ready()
+    await deps.plugins.registry.ready()
     const reason = badPlugin(deps, edit.plugin_namespace)
     if (reason) throw fail.bad_request(`Invalid plugin_namespace: ${reason}`)
   }

@@ -40,7 +40,7 @@ export type DownloadRuntime = {
 /** The spec's "Metadata preview cache lifetime". */
 export const METADATA_PREVIEW_TTL_MS = 10 * 60 * 1000
 
-/** Built once per server by boot (Deps.downloads). */
+/** Built once per server by boot (Deps.downloads.runtime). */
 export function createDownloadRuntime(): DownloadRuntime {
   return {
     running: new Map(),
@@ -53,7 +53,7 @@ export function createDownloadRuntime(): DownloadRuntime {
 }
 
 export function downloadRuntime(deps: Pick<Deps, 'downloads'>): DownloadRuntime {
-  return deps.downloads
+  return deps.downloads.runtime
 }
 
 /** A download plugin's namespace as a job name (every download plugin's namespace has the form). */

@@ -175,7 +175,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
  * transaction. A run that fails is listed with its message and the others go on.
  */
 async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) => void) {
-  await deps.plugins.ready()
+  await deps.plugins.registry.ready()
   const applied: ({ plugin: string; id: string; log?: RunLogLine[] } & AppliedMetadata)[] = []
   const failed: { plugin: string; id?: string; error: string; log?: RunLogLine[] }[] = []
   const logs = logBudget()

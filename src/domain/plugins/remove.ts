@@ -25,7 +25,7 @@ export async function deletePlugin(
   if (inside.startsWith('..') || isAbsolute(inside))
     throw fail.internal(`Plugin ${plugin.namespace} lies outside the plugins folder.`)
   rmSync(plugin.source, { force: true })
-  await deps.plugins.refresh()
+  await deps.plugins.registry.refresh()
   if (findPlugin(deps.db, plugin.namespace))
     throw fail.internal(`Plugin ${plugin.namespace} could not be removed.`)
   return { namespace: plugin.namespace, version: plugin.info.version }

@@ -64,7 +64,7 @@ function toInstalled(row: PluginRow): InstalledPlugin {
 export async function listPlugins(deps: Deps, type: string): Promise<InstalledPlugin[]> {
   if (type !== 'all' && !PLUGIN_TYPES.includes(type as PluginType))
     throw fail.bad_request(`Unknown plugin type ${type}: use ${PLUGIN_TYPES.join(', ')} or all.`)
-  await deps.plugins.ready()
+  await deps.plugins.registry.ready()
   return listPluginRows(deps.db, type === 'all' ? undefined : type).map(toInstalled)
 }
 
@@ -74,7 +74,7 @@ export async function findInstalledPlugin(
   namespace: string | undefined,
 ): Promise<InstalledPlugin | undefined> {
   if (!namespace) return undefined
-  await deps.plugins.ready()
+  await deps.plugins.registry.ready()
   const row = findPlugin(deps.db, namespace)
   return row ? toInstalled(row) : undefined
 }
@@ -258,7 +258,7 @@ export async function setPluginPriority(
   type: string,
   namespaces: string[],
 ): Promise<void> {
-  await deps.plugins.ready()
+  await deps.plugins.registry.ready()
   tx(deps.db, () =>
     namespaces.forEach((namespace, position) => {
       const row = findPlugin(deps.db, namespace)

@@ -105,7 +105,7 @@ export async function installUploadedPlugin(
         `plugin's namespace is custom/<type>/<file name>, here ${namespace}. Leave namespace ` +
         `out or set it to ${namespace} (and name it so in other plugins' login_from).`,
     )
-  await deps.plugins.ready()
+  await deps.plugins.registry.ready()
   const taken = () => fail.conflict(`A plugin with namespace ${namespace} is already installed.`)
   const installed = findPlugin(deps.db, namespace)
   if (installed && !options.replace) throw taken()
@@ -134,7 +134,7 @@ export async function installUploadedPlugin(
   } finally {
     rmSync(temp, { force: true })
   }
-  await deps.plugins.refresh()
+  await deps.plugins.registry.refresh()
   const sha256 = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
   if (findPlugin(deps.db, namespace)?.sha256 !== sha256) {
     // Not expected (the manifest was checked above); a new file that did not register goes.

@@ -211,13 +211,13 @@ async function writeOutput(
     }
     await cbz.finish()
     const id = await computeArchiveId(tempPath)
-    if (deps.uploads.ids.has(id) || findArchive(deps.db, id))
+    if (deps.archives.uploads.ids.has(id) || findArchive(deps.db, id))
       throw fail.conflict(`Output "${output.name}" is the same file as archive ${id}.`, { id })
-    deps.uploads.ids.add(id)
+    deps.archives.uploads.ids.add(id)
     const bookmarkPages: number[] = []
     try {
       const info = await stat(tempPath)
-      const written = await deps.placement.alone(async () => {
+      const written = await deps.archives.placement.alone(async () => {
         const finalPath = await freePath(deps, folder, fileNameOf(output.name))
         await journal.update((state) => state.outputs.push({ id, path: finalPath }))
         commit(deps, (w) => {
@@ -261,7 +261,7 @@ async function writeOutput(
       deps.jobs.enqueue('thumbnails', { ids: [id], page: 0 })
       return written
     } finally {
-      deps.uploads.ids.delete(id)
+      deps.archives.uploads.ids.delete(id)
     }
   } finally {
     await cbz.abandon()
@@ -289,7 +289,7 @@ async function placeWithoutOverwrite(tempPath: string, finalPath: string): Promi
 async function freePath(deps: Deps, folder: string, name: string): Promise<string> {
   for (let n = 1; ; n++) {
     const path = join(folder, n === 1 ? `${name}.cbz` : `${name} (${n}).cbz`)
-    if (!deps.uploads.paths.has(path) && !(await isPathTaken(deps, path))) return path
+    if (!deps.archives.uploads.paths.has(path) && !(await isPathTaken(deps, path))) return path
   }
 }
 

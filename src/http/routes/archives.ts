@@ -50,6 +50,36 @@ import {
   tankPageEntry,
 } from '../../domain/collections/tank-as-archive.ts'
 import { toWireTankArchive } from '../models/search.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const archivesPolicy = {
+  'GET /api/archives': { op: 'list_archives', access: 'any', guestScope: true },
+  'DELETE /api/archives': { op: 'delete_archives', access: 'session' },
+  'PUT /api/archives/upload': { op: 'upload', access: 'admin', body: 'stream' },
+  'GET /api/archives/:id': { op: 'metadata', access: 'any', guestScope: true },
+  'DELETE /api/archives/:id': { op: 'delete_archive', access: 'admin' },
+  'GET /api/archives/:id/download': { op: 'serve_file', access: 'any', guestScope: true },
+  'GET /api/archives/:id/files': { op: 'get_file_list', access: 'any', guestScope: true },
+  'POST /api/archives/:id/files/thumbnails': { op: 'generate_page_thumbnails', access: 'admin' },
+  'PUT /api/archives/:id/isnew': { op: 'add_new', access: 'admin' },
+  'DELETE /api/archives/:id/isnew': { op: 'clear_new', access: 'admin' },
+  'GET /api/archives/:id/metadata': { op: 'metadata', access: 'any', guestScope: true },
+  'PUT /api/archives/:id/metadata': { op: 'update_metadata', access: 'admin' },
+  'GET /api/archives/:id/page': { op: 'serve_page', access: 'any', guestScope: true },
+  'GET /api/archives/:id/page-dimensions': {
+    op: 'page_dimensions',
+    access: 'any',
+    guestScope: true,
+  },
+  'DELETE /api/archives/:id/patch': { op: 'delete_patch', access: 'admin' },
+  'PUT /api/archives/:id/progress/:page': { op: 'update_progress', access: 'progress' },
+  'PUT /api/archives/:id/rename': { op: 'rename_archive', access: 'admin' },
+  'GET /api/archives/:id/thumbnail': { op: 'serve_thumbnail', access: 'any', guestScope: true },
+  'PUT /api/archives/:id/thumbnail': { op: 'update_thumbnail', access: 'admin' },
+  'PUT /api/archives/:id/toc': { op: 'add_toc', access: 'admin' },
+  'DELETE /api/archives/:id/toc': { op: 'remove_toc', access: 'admin' },
+} satisfies PolicyRows
 
 export const archivesRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.archives' })

@@ -23,6 +23,21 @@ import {
   sessionCookies,
 } from '../cookies.ts'
 import { AuthModel, toWireSession, toWireToken } from '../models/auth.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const authPolicy = {
+  'POST /api/login': { op: 'login', access: 'open' },
+  'GET /api/login/status': { op: 'login_status', access: 'open' },
+  'POST /api/logout': { op: 'logout', access: 'open' },
+  'POST /api/token/refresh': { op: 'token_refresh', access: 'open' },
+  'GET /api/tokens': { op: 'list_tokens', access: 'session' },
+  'POST /api/tokens': { op: 'create_token', access: 'session' },
+  'PATCH /api/tokens/:id': { op: 'rename_token', access: 'session' },
+  'DELETE /api/tokens/:id': { op: 'delete_token', access: 'session' },
+  'GET /api/sessions': { op: 'list_sessions', access: 'session' },
+  'DELETE /api/sessions/:family_id': { op: 'revoke_session', access: 'session' },
+} satisfies PolicyRows
 
 const familyOf = (caller: Caller) => (caller.kind === 'session' ? caller.familyId : null)
 
@@ -47,7 +62,7 @@ export const authRoutes = (deps: Deps) =>
     })
     .post('/api/logout', async ({ request, set }) => {
       const access = readCookie(request, ACCESS_COOKIE)
-      const familyId = access ? await familyOfSignedToken(deps.sessionKeys, access) : null
+      const familyId = access ? await familyOfSignedToken(deps.auth.sessionKeys, access) : null
       if (familyId) revokeSession(deps, familyId)
       set.headers['set-cookie'] = clearedSessionCookies(request)
       return ok()
@@ -56,7 +71,7 @@ export const authRoutes = (deps: Deps) =>
       // Cleared first: every refusal below must also drop the dead cookies from the browser.
       set.headers['set-cookie'] = clearedSessionCookies(request)
       const redeemed = redeemRefreshToken(deps, readCookie(request, REFRESH_COOKIE), ip)
-      const accessToken = await signAccessToken(deps.sessionKeys, redeemed.familyId)
+      const accessToken = await signAccessToken(deps.auth.sessionKeys, redeemed.familyId)
       set.headers['set-cookie'] = sessionCookies(request, {
         accessToken,
         refreshToken: redeemed.refreshToken,

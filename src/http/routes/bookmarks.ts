@@ -28,6 +28,40 @@ import {
   toWireTankBookmark,
 } from '../models/bookmarks.ts'
 import { parsePageNumber } from '../models/tankoubons.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const bookmarksPolicy = {
+  'GET /api/tankoubons/:id/bookmarks': {
+    op: 'list_tank_bookmarks',
+    access: 'any',
+    guestScope: true,
+  },
+  'POST /api/tankoubons/:id/bookmarks/:page': { op: 'add_bookmark', access: 'admin' },
+  'DELETE /api/tankoubons/:id/bookmarks/:page': { op: 'remove_bookmark', access: 'admin' },
+  'PUT /api/tankoubons/:id/bookmarks/:page/name': { op: 'rename_bookmark', access: 'admin' },
+  'GET /api/archives/:id/bookmarks': {
+    op: 'list_archive_bookmarks',
+    access: 'any',
+    guestScope: true,
+  },
+  'POST /api/archives/:id/bookmarks/:page': { op: 'add_bookmark', access: 'admin' },
+  'DELETE /api/archives/:id/bookmarks/:page': { op: 'remove_bookmark', access: 'admin' },
+  'PUT /api/archives/:id/bookmarks/:page/name': { op: 'rename_bookmark', access: 'admin' },
+  'GET /api/bookmarks': { op: 'list_bookmarks', access: 'any', guestScope: true },
+  'GET /api/bookmarks/hover-page-order': {
+    op: 'get_hover_page_order',
+    access: 'any',
+    guestScope: true,
+  },
+  'PUT /api/bookmarks/hover-page-order': { op: 'put_hover_page_order', access: 'admin' },
+  'GET /api/bookmarks/only-matching': {
+    op: 'get_only_matching_bookmarks',
+    access: 'any',
+    guestScope: true,
+  },
+  'PUT /api/bookmarks/only-matching': { op: 'put_only_matching_bookmarks', access: 'admin' },
+} satisfies PolicyRows
 
 /** The member archive and local page a Tankoubon's global page lands on. */
 function tankTarget(deps: Deps, params: { id: string; page: string }) {

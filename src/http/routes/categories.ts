@@ -26,6 +26,26 @@ import {
   toCategoryInput,
   toWireCategory,
 } from '../models/categories.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const categoriesPolicy = {
+  'GET /api/archives/:id/categories': {
+    op: 'find_arc_categories',
+    access: 'any',
+    guestScope: true,
+  },
+  'GET /api/categories': { op: 'get_category_list', access: 'any', guestScope: true },
+  'GET /api/categories/bookmark_link': { op: 'get_bookmark_link', access: 'any', guestScope: true },
+  'PUT /api/categories/bookmark_link/:id': { op: 'update_bookmark_link', access: 'admin' },
+  'DELETE /api/categories/bookmark_link': { op: 'remove_bookmark_link', access: 'admin' },
+  'PUT /api/categories': { op: 'create_category', access: 'admin' },
+  'GET /api/categories/:id': { op: 'get_category', access: 'any', guestScope: true },
+  'PUT /api/categories/:id': { op: 'update_category', access: 'admin' },
+  'DELETE /api/categories/:id': { op: 'delete_category', access: 'admin' },
+  'PUT /api/categories/:id/:archive': { op: 'add_to_category', access: 'admin' },
+  'DELETE /api/categories/:id/:archive': { op: 'remove_from_category', access: 'admin' },
+} satisfies PolicyRows
 
 export const categoriesRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.categories' })

@@ -25,6 +25,38 @@ import { listSnapshots, removeSnapshot, snapshotDocument } from '../../domain/da
 import { subfoldersToCategories } from '../../domain/database/subfolders-to-categories.ts'
 import { subfoldersToTankoubons } from '../../domain/database/subfolders-to-tankoubons.ts'
 import { llmFolderNamer } from '../../domain/llm/folder-namer.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const databasePolicy = {
+  'DELETE /api/database/isnew': { op: 'clear_new_all', access: 'admin' },
+  'POST /api/database/clean': { op: 'clean_database', access: 'admin' },
+  'GET /api/database/backup': { op: 'backup_database', access: 'any' },
+  'POST /api/database/backup': { op: 'queue_backup', access: 'admin' },
+  'GET /api/database/backup/:jobid': { op: 'get_backup', access: 'any' },
+  'POST /api/database/restore': { op: 'restore_database', access: 'admin', body: 'stream' },
+  'POST /api/database/drop': { op: 'drop_database', access: 'session' },
+  'POST /api/database/import-legacy': { op: 'import_legacy', access: 'session', body: 'stream' },
+  'GET /api/database/import-legacy/count': { op: 'import_legacy_count', access: 'session' },
+  'GET /api/database/import-snapshots': { op: 'list_import_snapshots', access: 'session' },
+  'GET /api/database/import-snapshots/:id': { op: 'get_import_snapshot', access: 'session' },
+  'DELETE /api/database/import-snapshots/:id': {
+    op: 'delete_import_snapshot',
+    access: 'session',
+  },
+  'POST /api/database/duplicates/scan': { op: 'find_duplicates', access: 'admin' },
+  'GET /api/database/duplicates': { op: 'get_duplicates', access: 'any' },
+  'DELETE /api/database/duplicates': { op: 'clear_duplicates', access: 'admin' },
+  'POST /api/database/scripts/repair-mojibake': { op: 'repair_mojibake', access: 'admin' },
+  'POST /api/database/scripts/subfolders-to-categories': {
+    op: 'subfolders_to_categories',
+    access: 'admin',
+  },
+  'POST /api/database/scripts/subfolders-to-tankoubons': {
+    op: 'subfolders_to_tankoubons',
+    access: 'admin',
+  },
+} satisfies PolicyRows
 
 /** The uploaded backup file of a multipart body, stored under data/backups and checked. */
 async function receiveBackupForm(deps: Deps, request: Request) {

@@ -17,6 +17,17 @@ import {
 } from '../../domain/downloads/compare.ts'
 import { exportPatch, keepExisting } from '../../domain/downloads/compare-patch.ts'
 import { pageMimeType } from '../../model/formats.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const downloadComparePolicy = {
+  'POST /api/download_queue/:id/compare': { op: 'compare_download', access: 'admin' },
+  'GET /api/download_queue/:id/compare/stream': { op: 'compare_download_stream', access: 'any' },
+  'GET /api/download_queue/:id/compare/pages': { op: 'compare_pages', access: 'any' },
+  'GET /api/download_queue/:id/compare/page': { op: 'compare_page', access: 'any' },
+  'POST /api/download_queue/:id/compare/export-patch': { op: 'export_patch', access: 'admin' },
+  'POST /api/download_queue/:id/compare/keep-b': { op: 'compare_keep_b', access: 'admin' },
+} satisfies PolicyRows
 
 const log = createLogger('http.compare')
 

@@ -28,6 +28,27 @@ import { fetchItemMetadata } from '../../domain/downloads/metadata.ts'
 import { queueDownloadUrl } from '../../domain/downloads/download-url.ts'
 import type { IngestOutcome } from '../../domain/downloads/ingest.ts'
 import { DownloadModel, toWireDownloadItem } from '../models/downloads.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const downloadQueuePolicy = {
+  'GET /api/download_queue': { op: 'list_download_queue', access: 'any' },
+  'POST /api/download_queue': { op: 'add_to_download_queue', access: 'admin' },
+  'GET /api/download_queue/stream': { op: 'download_queue_stream', access: 'any' },
+  'POST /api/download_queue/clear_completed': { op: 'clear_completed_downloads', access: 'admin' },
+  'POST /api/download_queue/start_all': { op: 'start_all_downloads', access: 'admin' },
+  'POST /api/download_queue/start_selected': { op: 'start_selected_downloads', access: 'admin' },
+  'POST /api/download_queue/delete_selected': { op: 'delete_selected_downloads', access: 'admin' },
+  'DELETE /api/download_queue/:id': { op: 'delete_download', access: 'admin' },
+  'PATCH /api/download_queue/:id': { op: 'update_download', access: 'session' },
+  'POST /api/download_queue/:id/start': { op: 'start_download', access: 'admin' },
+  'POST /api/download_queue/:id/stop': { op: 'stop_download', access: 'admin' },
+  'POST /api/download_queue/:id/confirm-older': { op: 'confirm_older_download', access: 'admin' },
+  'POST /api/download_queue/:id/fetch-metadata': { op: 'fetch_download_metadata', access: 'admin' },
+  'POST /api/download_queue/:id/overwrite': { op: 'overwrite_download', access: 'admin' },
+  'POST /api/download_queue/:id/rename': { op: 'rename_download', access: 'admin' },
+  'POST /api/download_url': { op: 'download_url', access: 'admin' },
+} satisfies PolicyRows
 
 const wireOutcome = (outcome: IngestOutcome) =>
   outcome.kind === 'done'

@@ -4,6 +4,12 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { health } from '../../domain/health.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const healthPolicy = {
+  'GET /api/health': { op: 'health', access: 'open' },
+} satisfies PolicyRows
 
 export const healthRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.health' }).use(requestContext(deps)).get('/api/health', ({ set }) => {

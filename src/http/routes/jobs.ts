@@ -7,6 +7,18 @@ import { ok } from '../envelope.ts'
 import { toWireJob, toWireJobDetail, toWireMinionJob } from '../models/jobs.ts'
 import { MinionModel, minionQueuePriority } from '../models/minion.ts'
 import { queueMinionTask } from '../../domain/minion-tasks.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const jobPolicy = {
+  'GET /api/jobqueue/:id': { op: 'job_status', access: 'any' },
+  'GET /api/minion/:id': { op: 'minion_job_status', access: 'any' },
+  'GET /api/minion/:id/detail': { op: 'minion_job_detail', access: 'admin' },
+  'POST /api/minion/:task/queue': { op: 'queue_minion_job', access: 'admin' },
+  'GET /api/jobs': { op: 'list_jobs', access: 'any' },
+  'DELETE /api/jobs/:id': { op: 'clear_job', access: 'admin' },
+  'DELETE /api/jobs': { op: 'clear_jobs', access: 'admin' },
+} satisfies PolicyRows
 
 const JobParams = t.Object({ id: t.String() })
 

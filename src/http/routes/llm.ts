@@ -19,6 +19,31 @@ import {
   toWireIgnored,
   toWireRenameSuggestions,
 } from '../models/llm.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const llmPolicy = {
+  // docs/llm.md: without a provider key the model routes answer 400
+  'GET /api/llm/key-status': { op: 'llm_key_status', access: 'any' },
+  'POST /api/tankoubons/:id/ai/rename-suggestions': {
+    op: 'ai_rename_suggestions',
+    access: 'admin',
+  },
+  'POST /api/tankoubons/:id/ai/rename-chapter': { op: 'ai_rename_chapter', access: 'admin' },
+  'POST /api/tankoubons/ai-group-suggestions': { op: 'ai_group_suggestions', access: 'admin' },
+  'POST /api/tankoubons/ai-group-suggestions/ignore': {
+    op: 'ignore_group_suggestion',
+    access: 'admin',
+  },
+  'DELETE /api/tankoubons/ai-group-suggestions/ignore': {
+    op: 'unignore_group_suggestion',
+    access: 'admin',
+  },
+  'GET /api/tankoubons/ai-group-suggestions/ignored': {
+    op: 'ignored_group_suggestions',
+    access: 'any',
+  },
+} satisfies PolicyRows
 
 export const llmRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.llm' })

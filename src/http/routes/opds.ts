@@ -28,6 +28,21 @@ import { pageEntry } from '../../domain/archives/pages.ts'
 import { isArchiveId } from '../../model/ids.ts'
 import { sendArchiveFile } from '../archive-download.ts'
 import { sendOpdsCover, sendOpdsPage } from '../opds-images.ts'
+import { OPDS_READ, type PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const opdsPolicy = {
+  // OPDS (docs/clients.md): read like the archive routes, guest-scoped
+  'GET /api/opds': { op: 'opds_root', access: 'any', ...OPDS_READ },
+  'GET /api/opds/opensearch.xml': { op: 'opds_opensearch', access: 'any', ...OPDS_READ },
+  'GET /api/opds/categories': { op: 'opds_categories', access: 'any', ...OPDS_READ },
+  'GET /api/opds/categories/:id': { op: 'opds_category', access: 'any', ...OPDS_READ },
+  'GET /api/opds/search': { op: 'opds_search', access: 'any', ...OPDS_READ },
+  'GET /api/opds/:list': { op: 'opds_list', access: 'any', ...OPDS_READ },
+  'GET /api/opds/:list/pse': { op: 'serve_opds_page', access: 'any', ...OPDS_READ },
+  'GET /api/opds/:list/thumbnail': { op: 'opds_thumbnail', access: 'any', ...OPDS_READ },
+  'GET /api/opds/:list/download': { op: 'opds_download', access: 'any', ...OPDS_READ },
+} satisfies PolicyRows
 
 type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
 

@@ -15,34 +15,49 @@ import { lookupSite } from '../../domain/wizard/lookup.ts'
 import { requireModel } from '../../domain/wizard/model.ts'
 import { saveWizardPlugin } from '../../domain/wizard/save.ts'
 import { trialRunPlugin } from '../../domain/wizard/trial-run.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const pluginWizardPolicy = {
+  // plugin wizard (session only: the spec's section header)
+  'POST /api/plugin-wizard/analyze-login': { op: 'wizard_analyze_login', access: 'session' },
+  'POST /api/plugin-wizard/lookup': { op: 'wizard_lookup', access: 'session' },
+  'POST /api/plugin-wizard/generate/start': { op: 'wizard_generate_start', access: 'session' },
+  'GET /api/plugin-wizard/generate/stream/:id': {
+    op: 'wizard_generate_stream',
+    access: 'session',
+  },
+  'POST /api/plugin-wizard/trial-run': { op: 'wizard_trial_run', access: 'session' },
+  'POST /api/plugin-wizard/save': { op: 'wizard_save', access: 'session' },
+} satisfies PolicyRows
 
 const log = createLogger('http.wizard')
 
 export const pluginWizardRoutes = (deps: Deps) =>
-  new Elysia({ name: 'routes.plugin-wizard', prefix: '/api/plugin-wizard' })
+  new Elysia({ name: 'routes.plugin-wizard' })
     .use(requestContext(deps))
     .post(
-      '/analyze-login',
+      '/api/plugin-wizard/analyze-login',
       async ({ body, request }) => ok(await analyzeLogin(deps, body, request.signal)),
       { body: WizardModel.analyzeLoginBody },
     )
     .post(
-      '/lookup',
+      '/api/plugin-wizard/lookup',
       async ({ body, request }) => ok(await lookupSite(deps, body, request.signal)),
       {
         body: WizardModel.lookupBody,
       },
     )
     // The body is stored as given (any JSON object, size-capped by the store): the spec's raw body.
-    .post('/generate/start', ({ body }) => {
+    .post('/api/plugin-wizard/generate/start', ({ body }) => {
       requireModel(deps)
-      return ok({ generation_id: deps.generations.put(body) })
+      return ok({ generation_id: deps.wizard.generations.put(body) })
     })
     .get(
-      '/generate/stream/:id',
+      '/api/plugin-wizard/generate/stream/:id',
       ({ params, request }) => {
         // Taken before the stream opens: a second open of the same id finds nothing.
-        const generation = deps.generations.take(params.id)
+        const generation = deps.wizard.generations.take(params.id)
         return sseResponse((sink) => {
           const finish = (event: string, data: unknown) => {
             sink.send(event, data)
@@ -81,9 +96,13 @@ export const pluginWizardRoutes = (deps: Deps) =>
       },
       { params: WizardModel.streamParams },
     )
-    .post('/trial-run', async ({ body }) => ok(await trialRunPlugin(deps, body)), {
-      body: WizardModel.trialRunBody,
-    })
-    .post('/save', async ({ body }) => ok(await saveWizardPlugin(deps, body)), {
+    .post(
+      '/api/plugin-wizard/trial-run',
+      async ({ body }) => ok(await trialRunPlugin(deps, body)),
+      {
+        body: WizardModel.trialRunBody,
+      },
+    )
+    .post('/api/plugin-wizard/save', async ({ body }) => ok(await saveWizardPlugin(deps, body)), {
       body: WizardModel.saveBody,
     })

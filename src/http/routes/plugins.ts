@@ -25,6 +25,26 @@ import { deletePlugin } from '../../domain/plugins/remove.ts'
 import { attachmentDisposition } from '../archive-download.ts'
 import { readMultipart } from '../multipart.ts'
 import { PluginModel, runParams, toWirePlugin } from '../models/plugins.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const pluginsPolicy = {
+  'GET /api/plugins/:type': { op: 'list_plugins', access: 'any' },
+  // The spec's dash, narrowed on purpose: saved arguments are the administrator's (site logins,
+  // API keys); docs/auth.md, "Deliberate differences".
+  'GET /api/plugins/settings': { op: 'get_plugin_settings', access: 'admin' },
+  'PUT /api/plugins/settings': { op: 'update_plugin_settings', access: 'admin' },
+  'GET /api/plugins/options': { op: 'get_plugin_options', access: 'admin' },
+  'PUT /api/plugins/options': { op: 'update_plugin_options', access: 'admin' },
+  'DELETE /api/plugins/options': { op: 'reset_plugin_options', access: 'admin' },
+  'PUT /api/plugins/priority': { op: 'set_plugin_priority', access: 'admin' },
+  'POST /api/plugins/use': { op: 'use_plugin', access: 'admin' },
+  'POST /api/plugins/queue': { op: 'queue_plugin_exec', access: 'admin' },
+  'POST /api/plugins/upload': { op: 'upload_plugin', access: 'admin', body: 'stream' },
+  'DELETE /api/plugins': { op: 'delete_plugin', access: 'admin' },
+  'GET /api/plugins/export': { op: 'export_plugin', access: 'any' },
+  'POST /api/plugins/export-batch': { op: 'export_plugins', access: 'admin' },
+} satisfies PolicyRows
 
 export const pluginsRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.plugins' })

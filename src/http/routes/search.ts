@@ -20,6 +20,21 @@ import {
   type SearchParams,
 } from '../../domain/search/run-search.ts'
 import { suggestTags, tagStatistics, untaggedArchiveIds } from '../../domain/search/stats.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const searchPolicy = {
+  'GET /api/archives/untagged': { op: 'untagged_archives', access: 'any', guestScope: true },
+  'GET /api/search': { op: 'search', access: 'any', guestScope: true },
+  'GET /api/search/ids': { op: 'search_ids', access: 'any', guestScope: true },
+  'GET /api/search/archives': { op: 'search_archives', access: 'any', guestScope: true },
+  'GET /api/search/random': { op: 'get_random_archives', access: 'any', guestScope: true },
+  'GET /api/search/suggest': { op: 'search_suggest', access: 'any', guestScope: true },
+  'GET /api/search/tags': { op: 'suggest_tags', access: 'any', guestScope: true },
+  'DELETE /api/search/cache': { op: 'clear_cache', access: 'admin' },
+  'POST /api/database/rebuild-index': { op: 'rebuild_index', access: 'admin' },
+  'GET /api/database/stats': { op: 'get_tag_stats', access: 'any', guestScope: true },
+} satisfies PolicyRows
 
 /** How many titles suggest returns. */
 const SUGGEST_LIMIT = 10

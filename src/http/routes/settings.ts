@@ -9,6 +9,14 @@ import { sessionCookies } from '../cookies.ts'
 import { assertCorsOrigins } from '../cors.ts'
 import { ok } from '../envelope.ts'
 import { AuthModel } from '../models/auth.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const settingsPolicy = {
+  'GET /api/settings': { op: 'get_settings', access: 'admin' },
+  'PUT /api/settings': { op: 'update_settings', access: 'admin' },
+  'PUT /api/settings/password': { op: 'set_password', access: 'session' },
+} satisfies PolicyRows
 
 /** Every public setting; write-only ones (the language-model key) only say whether they are set. */
 function publicSettings(settings: Settings): Record<string, unknown> {

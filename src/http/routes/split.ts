@@ -17,24 +17,35 @@ import { startSplit } from '../../domain/split/start.ts'
 import { followSplit, latestSplitJob } from '../../domain/split/follow.ts'
 import { SplitRefineFailed, llmSplitRefiner } from '../../domain/llm/split-refiner.ts'
 import { createLogger } from '../../log.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const splitPolicy = {
+  // archive splitting: the reads are the spec's dash, not guest-scoped (they list page names)
+  'GET /api/archives/:id/split-tree': { op: 'split_tree', access: 'any' },
+  'GET /api/archives/:id/split-suggestion': { op: 'split_suggestion', access: 'any' },
+  'POST /api/archives/:id/split-suggestion': { op: 'analyze_split', access: 'admin' },
+  'POST /api/archives/:id/split/execute': { op: 'split_execute', access: 'admin' },
+  'GET /api/archives/:id/split/stream': { op: 'split_stream', access: 'any' },
+} satisfies PolicyRows
 
 const log = createLogger('split')
 
 export const splitRoutes = (deps: Deps) =>
-  new Elysia({ name: 'routes.split', prefix: '/api/archives' })
+  new Elysia({ name: 'routes.split' })
     .use(requestContext(deps))
     .get(
-      '/:id/split-tree',
+      '/api/archives/:id/split-tree',
       async ({ params }) => toWireSplitTree(await splitTree(deps, params.id)),
       { params: SplitModel.params },
     )
     .get(
-      '/:id/split-suggestion',
+      '/api/archives/:id/split-suggestion',
       async ({ params }) => toWireSplitSuggestion(await currentSplitSuggestion(deps, params.id)),
       { params: SplitModel.params },
     )
     .post(
-      '/:id/split-suggestion',
+      '/api/archives/:id/split-suggestion',
       async ({ params, request }) => {
         // With a provider configured the model regroups the folder suggestion; when it fails
         // (unreachable, timed out, an invalid plan) the folder suggestion is stored instead.
@@ -51,7 +62,7 @@ export const splitRoutes = (deps: Deps) =>
       { params: SplitModel.params },
     )
     .post(
-      '/:id/split/execute',
+      '/api/archives/:id/split/execute',
       async ({ params, body }) => {
         const job = await startSplit(deps, params.id, {
           outputs: body?.outputs,
@@ -62,7 +73,7 @@ export const splitRoutes = (deps: Deps) =>
       { params: SplitModel.params, body: SplitModel.executeBody },
     )
     .get(
-      '/:id/split/stream',
+      '/api/archives/:id/split/stream',
       ({ params, request }) => {
         // An archive never split is an Env answer, not a stream that would never end.
         latestSplitJob(deps, params.id)

@@ -30,6 +30,31 @@ import {
   toWireFullTankoubon,
   toWireTankoubon,
 } from '../models/tankoubons.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const tankoubonsPolicy = {
+  'GET /api/archives/:id/tankoubons': {
+    op: 'find_arc_tankoubons',
+    access: 'any',
+    guestScope: true,
+  },
+  'GET /api/tankoubons': { op: 'get_tankoubon_list', access: 'any', guestScope: true },
+  'PUT /api/tankoubons': { op: 'create_tankoubon', access: 'admin' },
+  'GET /api/tankoubons/:id': { op: 'get_tankoubon', access: 'any', guestScope: true },
+  'GET /api/tankoubons/:id/full': { op: 'get_tankoubon_full', access: 'any', guestScope: true },
+  'PUT /api/tankoubons/:id': { op: 'update_tankoubon', access: 'admin' },
+  'DELETE /api/tankoubons/:id': { op: 'delete_tankoubon', access: 'admin' },
+  'PUT /api/tankoubons/:id/:archive': { op: 'add_to_tankoubon', access: 'admin' },
+  'DELETE /api/tankoubons/:id/:archive': { op: 'remove_from_tankoubon', access: 'admin' },
+  'PUT /api/tankoubons/:id/progress/:page': { op: 'update_tank_progress', access: 'progress' },
+  'GET /api/tankoubons/:id/thumbnail': {
+    op: 'serve_tankoubon_thumbnail',
+    access: 'any',
+    guestScope: true,
+  },
+  'PUT /api/tankoubons/:id/thumbnail': { op: 'update_tankoubon_thumbnail', access: 'admin' },
+} satisfies PolicyRows
 
 export const tankoubonsRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.tankoubons' })

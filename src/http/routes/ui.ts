@@ -9,6 +9,13 @@ import { requestContext } from '../context.ts'
 import { etagMatches } from '../conditional.ts'
 import { fail } from '../../errors.ts'
 import { uiBundle } from '../../ui-bundle.ts'
+import type { PolicyRows } from '../policy.ts'
+
+/** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
+export const uiPolicy = {
+  'GET /': { op: 'root', access: 'open' },
+  'GET /ui/*': { op: 'ui_asset', access: 'open' },
+} satisfies PolicyRows
 
 const acceptsGzip = (request: Request) =>
   /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')

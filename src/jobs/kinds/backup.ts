@@ -1,11 +1,11 @@
 // `backup`: the backup document written to data/backups for GET /api/database/backup/{jobid}.
 import type { Deps } from '../../deps.ts'
-import { defineJob } from '../define-job.ts'
+import { defineJob, type NoArgs } from '../define-job.ts'
 import { buildBackupDocument, countRecords } from '../../domain/database/backup-document.ts'
 import { writeBackupJobFile } from '../../domain/database/backup-files.ts'
 
 export const backupJob = (deps: Deps) =>
-  defineJob<Record<string, never>>({
+  defineJob<NoArgs>({
     concurrency: 1,
     async run(ctx) {
       const doc = buildBackupDocument(deps.db)

@@ -9,8 +9,10 @@ import { patchArchive } from '../../domain/archives/save.ts'
 import { toAbsolutePath } from '../../domain/archives/files.ts'
 import { fail } from '../../errors.ts'
 
+export type ExtractArgs = { id: string; force?: boolean }
+
 export const extractJob = (deps: Deps) =>
-  defineJob<{ id: string; force?: boolean }>({
+  defineJob<ExtractArgs>({
     concurrency: 1,
     uniqueKey: (args) => `extract:${args.id}`,
     async run(ctx, args) {

@@ -1,11 +1,11 @@
 // `find_duplicates`: the perceptual duplicate scan (domain/duplicates/scan.ts), one at a time.
 import type { Deps } from '../../deps.ts'
-import { defineJob } from '../define-job.ts'
+import { defineJob, type NoArgs } from '../define-job.ts'
 import { findDuplicates } from '../../domain/duplicates/scan.ts'
 import { publicReason } from '../public-reason.ts'
 
 export const findDuplicatesJob = (deps: Deps) =>
-  defineJob<Record<string, never>>({
+  defineJob<NoArgs>({
     concurrency: 1,
     // A scan asked for while one is queued is the same scan; a running one may have passed
     // archives added since, so it does not absorb the new request.

@@ -6,8 +6,10 @@ import { restoreBackupUpload } from '../../domain/database/restore.ts'
 /** Starts of one restore that a crash or stop may cut before it is given up. */
 const MAX_RESTORE_ATTEMPTS = 3
 
+export type RestoreArgs = { upload: string; attempt?: number }
+
 export const restoreJob = (deps: Deps) =>
-  defineJob<{ upload: string; attempt?: number }>({
+  defineJob<RestoreArgs>({
     // One at a time: two restores interleaved would each overwrite half of the other.
     concurrency: 1,
     // A big document is written in slices (restore-slices.ts), so one cut short leaves the first

@@ -22,6 +22,8 @@ export type ThumbnailArgs = {
   force?: boolean
 }
 
+export type RegenThumbsArgs = { force?: boolean }
+
 type Task = { id: string; page: number }
 
 /** Failures of the page itself (undecodable, refused, missing), not of the machine. */
@@ -99,7 +101,7 @@ export const thumbnailsJob = (deps: Deps) =>
   })
 
 export const regenThumbsJob = (deps: Deps) =>
-  defineJob<{ force?: boolean }>({
+  defineJob<RegenThumbsArgs>({
     concurrency: 1,
     uniqueKey: (args) => `regen_thumbs:${args.force ? 1 : 0}`,
     async run(ctx, args) {

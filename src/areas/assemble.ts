@@ -1,0 +1,37 @@
+// The server assembled from the area list: state records, job kinds, route files. The one place
+// the typed list is read as plain data (the casts below are checked by test/unit/areas.test.ts).
+import type { Deps, Infra } from '../deps.ts'
+import type { JobFactories } from '../jobs/define-job.ts'
+import type { JobArgsByName } from '../jobs/kinds/index.ts'
+import type { AnyArea, RouteFile } from './area.ts'
+import { AREAS, type AreaStates } from './index.ts'
+
+const areas = AREAS as readonly AnyArea[]
+
+/** Each area's state record under its name, built once per server. */
+export function areaStates(infra: Infra): AreaStates {
+  const states: Record<string, unknown> = {}
+  for (const area of areas) {
+    if (!area.state) continue
+    if (area.name in infra) throw new Error(`area ${area.name} shadows a part of Deps`)
+    states[area.name] = area.state(infra)
+  }
+  return states as AreaStates
+}
+
+/** Every area's job kinds in one map; a name declared twice is a mistake caught at start. */
+export function jobFactories(): JobFactories<JobArgsByName, Deps> {
+  const kinds: Record<string, unknown> = {}
+  for (const area of areas) {
+    for (const [name, kind] of Object.entries(area.jobs ?? {})) {
+      if (name in kinds) throw new Error(`job kind ${name} is declared twice`)
+      kinds[name] = kind
+    }
+  }
+  return kinds as JobFactories<JobArgsByName, Deps>
+}
+
+/** Every area's route files, in the list's order. */
+export function routeFiles(): RouteFile[] {
+  return areas.flatMap((area) => area.routes ?? [])
+}

@@ -1,0 +1,45 @@
+// The download queue: items, their jobs, page comparison of filename conflicts.
+import { log } from './log.ts'
+import type { Area } from './area.ts'
+import type { DownloadUrlArgs } from '../domain/downloads/download-url.ts'
+import { downloadQueuePolicy, downloadQueueRoutes } from '../http/routes/download-queue.ts'
+import { downloadComparePolicy, downloadCompareRoutes } from '../http/routes/download-compare.ts'
+import { createDownloadRuntime, type DownloadRuntime } from '../domain/downloads/runtime.ts'
+import {
+  createComparisonCache,
+  dropComparisonsOfRemovedItems,
+  type ComparisonCache,
+} from '../domain/downloads/compare-cache.ts'
+import { sweepInterruptedDownloads } from '../domain/downloads/sweep.ts'
+import { downloadUrlJob } from '../jobs/kinds/download-url.ts'
+import { registerDownloadKinds } from '../jobs/kinds/download.ts'
+
+export type DownloadsState = {
+  /** Stop tokens, running jobs, metadata previews. */
+  runtime: DownloadRuntime
+  /** Page comparisons of queue items, kept while both files are unchanged. */
+  comparisons: ComparisonCache
+}
+
+type DownloadsJobArgs = { download_url: DownloadUrlArgs }
+
+export const downloadsArea: Area<'downloads', DownloadsState, DownloadsJobArgs> = {
+  name: 'downloads',
+  state: () => ({
+    runtime: createDownloadRuntime(),
+    comparisons: createComparisonCache(),
+  }),
+  jobs: { download_url: downloadUrlJob },
+  subscribe: ({ events, downloads }) =>
+    dropComparisonsOfRemovedItems(events, downloads.comparisons),
+  recover: async (deps) => {
+    registerDownloadKinds(deps)
+    // Before jobs resume: downloads a crash or stop cut are marked stale, so their jobs end.
+    const swept = await sweepInterruptedDownloads(deps)
+    if (swept.stale > 0) log.warn('downloads interrupted by the last stop', { count: swept.stale })
+  },
+  routes: [
+    { routes: downloadCompareRoutes, policy: downloadComparePolicy },
+    { routes: downloadQueueRoutes, policy: downloadQueuePolicy },
+  ],
+}
