@@ -7,9 +7,8 @@ import { openDb } from './db/client.ts'
 import { openSettings, type SettingsStore } from './domain/settings.ts'
 import { createJobQueue } from './jobs/queue.ts'
 import type { JobArgsByName } from './jobs/kinds/index.ts'
-import { AREAS, POLICY } from './areas/index.ts'
 import type { AnyArea } from './areas/area.ts'
-import { areaStates, jobFactories } from './areas/assemble.ts'
+import { areaPolicy, areaStates, jobFactories, SERVER_AREAS } from './areas/assemble.ts'
 import { createLocks } from './domain/locks.ts'
 import { announcePendingPassword, ensureAdminPassword } from './domain/auth/password.ts'
 import { createSearchIndex } from './search/index.ts'
@@ -59,8 +58,13 @@ export type Server = {
 
 export async function startServer(
   config: Config,
-  options: { announce?: (line: string) => void } = {},
+  options: {
+    announce?: (line: string) => void
+    /** The areas the server is made of: the area list unless a test adds one. */
+    areas?: readonly AnyArea[]
+  } = {},
 ): Promise<Server> {
+  const areas = options.areas ?? SERVER_AREAS
   for (const [dir, what] of [
     [config.dataDir, 'data'],
     [config.contentDir, 'content'],
@@ -129,25 +133,25 @@ export async function startServer(
       }),
       sandbox,
       locks: createLocks(),
-      policy: POLICY,
+      policy: areaPolicy(areas),
       instanceId: crypto.randomUUID(),
       startedAt: Date.now(),
     }
     // The sandbox's children go when the server stops, even one that never served a request.
     stops.push(() => sandbox.close())
-    const deps: Deps = { ...infra, ...areaStates(infra) }
-    deps.jobs.register(jobFactories(), deps)
-    for (const area of AREAS as readonly AnyArea[]) {
+    const deps: Deps = { ...infra, ...areaStates(infra, areas) }
+    deps.jobs.register(jobFactories(areas), deps)
+    for (const area of areas) {
       const stop = area.subscribe?.(deps)
       if (stop) stops.push(stop)
     }
     // Start-up recovery, area by area, before the queue resumes and the first scan.
-    for (const area of AREAS as readonly AnyArea[]) await area.recover?.(deps)
+    for (const area of areas) await area.recover?.(deps)
     jobs.recover()
     // Elysia turns SO_REUSEPORT on: a second server on the same port would then silently share
     // its requests. Off, so it fails to start instead. Not development: no Bun error pages.
     // Bun's body cap (128 MB by default) follows the upload limit (http/body-limit.ts).
-    const app = createApp(deps).listen({
+    const app = createApp(deps, areas).listen({
       port: config.port,
       hostname: config.host,
       reusePort: false,
@@ -155,7 +159,7 @@ export async function startServer(
       maxRequestBodySize: serverBodyCeiling(config),
     })
     stops.push(() => app.stop(true))
-    for (const area of AREAS as readonly AnyArea[]) {
+    for (const area of areas) {
       const stop = area.start?.(deps)
       if (stop) stops.push(stop)
     }

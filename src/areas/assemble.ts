@@ -5,11 +5,13 @@ import type { JobFactories } from '../jobs/define-job.ts'
 import type { JobArgsByName } from '../jobs/kinds/index.ts'
 import type { AnyArea, RouteFile } from './area.ts'
 import { AREAS, type AreaStates } from './index.ts'
+import { policyTable, type PolicyTable } from '../http/policy.ts'
 
-const areas = AREAS as readonly AnyArea[]
+/** The server's areas: the list, or a test's list with a toy area added (startServer's option). */
+export const SERVER_AREAS = AREAS as readonly AnyArea[]
 
 /** Each area's state record under its name, built once per server. */
-export function areaStates(infra: Infra): AreaStates {
+export function areaStates(infra: Infra, areas = SERVER_AREAS): AreaStates {
   const states: Record<string, unknown> = {}
   for (const area of areas) {
     if (!area.state) continue
@@ -20,7 +22,7 @@ export function areaStates(infra: Infra): AreaStates {
 }
 
 /** Every area's job kinds in one map; a name declared twice is a mistake caught at start. */
-export function jobFactories(): JobFactories<JobArgsByName, Deps> {
+export function jobFactories(areas = SERVER_AREAS): JobFactories<JobArgsByName, Deps> {
   const kinds: Record<string, unknown> = {}
   for (const area of areas) {
     for (const [name, kind] of Object.entries(area.jobs ?? {})) {
@@ -32,6 +34,11 @@ export function jobFactories(): JobFactories<JobArgsByName, Deps> {
 }
 
 /** Every area's route files, in the list's order. */
-export function routeFiles(): RouteFile[] {
+export function routeFiles(areas = SERVER_AREAS): RouteFile[] {
   return areas.flatMap((area) => area.routes ?? [])
+}
+
+/** The policy table of the areas' route files (for the server's list: POLICY in index.ts). */
+export function areaPolicy(areas = SERVER_AREAS): PolicyTable {
+  return policyTable(areas.flatMap((area) => (area.routes ?? []).map((file) => file.policy)))
 }

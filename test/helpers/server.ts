@@ -9,6 +9,7 @@ import { setLogLevel } from '../../src/log.ts'
 import type { Settings } from '../../src/domain/settings.ts'
 import type { Deps } from '../../src/deps.ts'
 import type { Thumbnailer } from '../../src/images/types.ts'
+import type { AnyArea } from '../../src/areas/area.ts'
 
 export const TEST_PASSWORD = 'test-password'
 
@@ -45,6 +46,8 @@ export async function startTestServer(
     beforeStart?: (contentDir: string) => Promise<void> | void
     /** Reuse the folders of an earlier server (restart tests); they are then left in place. */
     root?: string
+    /** The server's areas, when a test adds one (test/fixtures/toy-area). */
+    areas?: readonly AnyArea[]
   } = {},
 ): Promise<TestServer> {
   setLogLevel('silent')
@@ -65,7 +68,7 @@ export async function startTestServer(
     ...(password === null ? {} : { password }),
     ...options.config,
   })
-  const server = await startServer(config, { announce: () => {} })
+  const server = await startServer(config, { announce: () => {}, areas: options.areas })
   const req: TestServer['req'] = (path, init = {}) => {
     const headers = new Headers(init.headers)
     let body = init.body
