@@ -11,13 +11,13 @@ export const API_VERSION = '0.9.40'
  * When cached search results last went stale (Unix seconds), as LANraragi's search cache time:
  * the last index write, purge or build, or a temp folder clean; server start before any of them.
  */
-function cacheLastCleared(deps: Deps): number {
+function cacheLastCleared(deps: Pick<Deps, 'search' | 'settings' | 'startedAt'>): number {
   const indexChanged = deps.search.changedAt || deps.startedAt
   const tempCleaned = (deps.settings.getInternal<number>('cache_last_cleared') ?? 0) * 1000
   return Math.floor(Math.max(indexChanged, tempCleaned) / 1000)
 }
 
-export function serverInfo(deps: Deps) {
+export function serverInfo(deps: Pick<Deps, 'db' | 'search' | 'settings' | 'startedAt'>) {
   const s = deps.settings.all()
   return {
     archives_per_page: s.archives_per_page,

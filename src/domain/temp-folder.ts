@@ -26,7 +26,9 @@ async function folderBytes(dir: string): Promise<number> {
  * Empties the page cache (all LANraragi's clean_tempfolder clears) and whatever else is in the
  * folder but working files; answers the new size in MB like LANraragi.
  */
-export async function cleanTempFolder(deps: Deps): Promise<number> {
+export async function cleanTempFolder(
+  deps: Pick<Deps, 'config' | 'reader' | 'settings'>,
+): Promise<number> {
   await deps.reader.clearCache()
   for (const entry of await readdir(deps.config.tempDir)) {
     if (isWorkingFile(entry)) continue

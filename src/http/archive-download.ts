@@ -25,7 +25,7 @@ export function attachmentDisposition(name: string): string {
  * MIME type of an extension (OPDS sends the comic-book types its feeds announce).
  */
 export async function sendArchiveFile(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'reader'>,
   row: ArchiveRow,
   typeOf: (extension: string) => string = archiveMimeType,
 ): Promise<Response> {

@@ -11,7 +11,7 @@ import { ACCESS_COOKIE, readCookie } from './cookies.ts'
 export { readCookie } from './cookies.ts'
 
 export async function resolveCaller(
-  deps: Deps,
+  deps: Pick<Deps, 'auth' | 'db' | 'settings'>,
   request: Request,
   ip: string | null,
 ): Promise<Caller> {

@@ -21,7 +21,9 @@ export type RequestContext = {
 
 type RequestServer = { requestIP(request: Request): { address: string } | null } | null
 
-export function requestContext(deps: Deps) {
+export function requestContext(
+  deps: Pick<Deps, 'auth' | 'config' | 'db' | 'instanceId' | 'policy' | 'settings'>,
+) {
   // Elysia dedupes a named plugin by name + JSON of its seed: one seed per server instance.
   const seed = deps.instanceId
   const { policyOf } = deps.policy
@@ -62,7 +64,7 @@ export function requestContext(deps: Deps) {
 }
 
 async function checkRequest(
-  deps: Deps,
+  deps: Pick<Deps, 'auth' | 'config' | 'db' | 'policy' | 'settings'>,
   request: Request,
   route: string,
   server: RequestServer,
@@ -92,12 +94,12 @@ function challenged<T>(policy: RoutePolicy, check: () => T): T {
 }
 
 /** Origins the admin lent the session to (credentialed CORS, cors.ts): none while CORS is off. */
-function credentialedOrigins(deps: Deps): readonly string[] {
+function credentialedOrigins(deps: Pick<Deps, 'settings'>): readonly string[] {
   return deps.settings.get('enable_cors') ? deps.settings.get('cors_origins') : []
 }
 
 /** The three settings access checks read, without copying the whole settings object per request. */
-function accessSettings(deps: Deps) {
+function accessSettings(deps: Pick<Deps, 'settings'>) {
   return {
     nofun_mode: deps.settings.get('nofun_mode'),
     guest_mode: deps.settings.get('guest_mode'),

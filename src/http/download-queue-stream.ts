@@ -27,6 +27,7 @@ type StreamState = {
 
 const states = new WeakMap<Deps, StreamState>()
 
+// The whole Deps: the state is kept per server, keyed by its Deps object.
 function stateOf(deps: Deps): StreamState {
   let state = states.get(deps)
   if (!state) {
@@ -53,7 +54,7 @@ function credentialOf(caller: Caller, ip: string | null): string {
  * MAX_QUEUE_STREAMS_PER_CREDENTIAL open streams of the same credential.
  */
 export function queueStream(
-  deps: Deps,
+  deps: Deps, // the whole Deps: stateOf keys the server's streams by it
   caller: Caller,
   ip: string | null,
   signal: AbortSignal,

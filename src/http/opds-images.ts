@@ -33,7 +33,7 @@ export function sendOpdsCover(
  * not decode goes out as it is (nothing else can be sent).
  */
 export async function sendOpdsPage(
-  deps: Deps,
+  deps: Pick<Deps, 'archives' | 'config' | 'reader' | 'settings' | 'thumbnailer'>,
   row: ArchiveRow,
   entry: string,
   ifNoneMatch: string | null,

@@ -25,7 +25,7 @@ export const resizedPageResponse = (resized: ResizedPage): Response =>
 
 /** The page as stored, streamed: a file slice goes out with its length, an inflated entry chunked. */
 export async function originalPageResponse(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'reader'>,
   row: ArchiveRow,
   entry: string,
 ): Promise<Response> {
@@ -41,7 +41,7 @@ export async function originalPageResponse(
 
 /** `maxWidth`: resize past this width (when the server resizes images); null: the original. */
 export async function sendPage(
-  deps: Deps,
+  deps: Pick<Deps, 'archives' | 'config' | 'reader' | 'settings' | 'thumbnailer'>,
   row: ArchiveRow,
   entry: string,
   ifNoneMatch: string | null,

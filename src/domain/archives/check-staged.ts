@@ -70,7 +70,7 @@ export async function findNameClash(
  * archive; answers a conflict as data.
  */
 export async function checkStaged(
-  deps: Deps,
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'reader'>,
   staged: StagedUpload,
   expected: { checksum?: string } = {},
 ): Promise<CheckedUpload | Conflict> {

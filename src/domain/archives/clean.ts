@@ -7,7 +7,9 @@ import { toAbsolutePath } from './files.ts'
 import { deleteThumbnails } from './thumbnails.ts'
 import { deleteArchiveRows, hideArchive } from './save.ts'
 
-export async function cleanDatabase(deps: Deps): Promise<{ deleted: number; unlinked: number }> {
+export async function cleanDatabase(
+  deps: Pick<Deps, 'config' | 'db' | 'events'>,
+): Promise<{ deleted: number; unlinked: number }> {
   const toDelete: string[] = []
   const toUnlink: string[] = []
   for (const row of listArchiveFileStamps(deps.db)) {

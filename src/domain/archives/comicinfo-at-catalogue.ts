@@ -27,7 +27,9 @@ const NAMES = ['ComicInfo.xml', 'comicinfo.xml']
  * Reads ComicInfo.xml of every newly catalogued archive and merges its tags in. Answers a stop
  * that unsubscribes and waits for the archive being read (boot.ts stops it before the database).
  */
-export function readComicInfoOfNewArchives(deps: Deps): () => Promise<void> {
+export function readComicInfoOfNewArchives(
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'locks' | 'reader'>,
+): () => Promise<void> {
   const queue: ArchiveRow[] = []
   let running: Promise<void> | null = null
   let stopped = false
@@ -52,7 +54,10 @@ export function readComicInfoOfNewArchives(deps: Deps): () => Promise<void> {
 }
 
 /** Reads and applies one archive's ComicInfo.xml; a missing, damaged or odd file is skipped. */
-export async function applyComicInfo(deps: Deps, row: ArchiveRow): Promise<string[]> {
+export async function applyComicInfo(
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'locks' | 'reader'>,
+  row: ArchiveRow,
+): Promise<string[]> {
   try {
     const path = toAbsolutePath(deps.config.contentDir, row.path)
     let bytes: Uint8Array | null = null

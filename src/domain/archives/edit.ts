@@ -9,14 +9,14 @@ import { commit } from '../commit.ts'
 import { clearNewFlags, patchArchive, type ArchivePatch } from './save.ts'
 import { editedTitle, storedText } from './metadata-text.ts'
 
-function write(deps: Deps, id: string, patch: ArchivePatch): ArchiveRow {
+function write(deps: Pick<Deps, 'db' | 'events'>, id: string, patch: ArchivePatch): ArchiveRow {
   const row = commit(deps, (w) => patchArchive(w, id, patch))
   if (!row) throw fail.bad_request(`No archive with ID ${id}.`)
   return row
 }
 
 export function updateMetadata(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'events' | 'locks'>,
   row: ArchiveRow,
   fields: { title?: string; tags?: string; summary?: string },
 ): Promise<ArchiveRow> {
@@ -41,12 +41,16 @@ export function updateMetadata(
   })
 }
 
-export function setNewFlag(deps: Deps, row: ArchiveRow, isnew: boolean): Promise<ArchiveRow> {
+export function setNewFlag(
+  deps: Pick<Deps, 'db' | 'events' | 'locks'>,
+  row: ArchiveRow,
+  isnew: boolean,
+): Promise<ArchiveRow> {
   return deps.locks.withLock(row.id, () => write(deps, row.id, { isnew }))
 }
 
 /** Answers how many shown archives lost the flag (hidden rows lose it too, uncounted). */
-export function clearAllNewFlags(deps: Deps): number {
+export function clearAllNewFlags(deps: Pick<Deps, 'db' | 'events'>): number {
   return commit(deps, (w) => clearNewFlags(w)).filter((row) => !row.unlinked).length
 }
 
@@ -54,7 +58,7 @@ export function clearAllNewFlags(deps: Deps): number {
 export const MAX_TOC_TITLE_CHARS = 256
 
 export function addTocEntry(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'events' | 'locks'>,
   row: ArchiveRow,
   page: number,
   title: string,
@@ -70,7 +74,11 @@ export function addTocEntry(
 }
 
 /** Idempotent like LANraragi: removing a page that has no entry succeeds and changes nothing. */
-export function removeTocEntry(deps: Deps, row: ArchiveRow, page: number): Promise<ArchiveRow> {
+export function removeTocEntry(
+  deps: Pick<Deps, 'db' | 'events' | 'locks'>,
+  row: ArchiveRow,
+  page: number,
+): Promise<ArchiveRow> {
   return deps.locks.withLock(row.id, () => {
     const toc = JSON.parse(row.toc) as Record<string, string>
     if (!(String(page) in toc)) return row
@@ -85,13 +93,20 @@ export const PROGRESS_DISABLED = 'Server-side Progress Tracking is disabled on t
 export const INVALID_PROGRESS = 'Invalid progress value.'
 
 /** Forgets where the archive was read to: progress and lastreadtime back to 0 (never read). */
-export function clearProgress(deps: Deps, row: ArchiveRow): Promise<ArchiveRow> {
+export function clearProgress(
+  deps: Pick<Deps, 'db' | 'events' | 'locks' | 'settings'>,
+  row: ArchiveRow,
+): Promise<ArchiveRow> {
   if (!deps.settings.get('server_tracks_progress')) throw fail.bad_request(PROGRESS_DISABLED)
   return deps.locks.withLock(row.id, () => write(deps, row.id, { progress: 0, lastreadtime: 0 }))
 }
 
 /** Sets progress and lastreadtime (server time); counts the page towards total_pages_read. */
-export function setProgress(deps: Deps, row: ArchiveRow, page: number): Promise<ArchiveRow> {
+export function setProgress(
+  deps: Pick<Deps, 'db' | 'events' | 'locks' | 'settings'>,
+  row: ArchiveRow,
+  page: number,
+): Promise<ArchiveRow> {
   if (!deps.settings.get('server_tracks_progress')) throw fail.bad_request(PROGRESS_DISABLED)
   if (page > row.pagecount) throw fail.bad_request(INVALID_PROGRESS)
   return deps.locks.withLock(row.id, () => {

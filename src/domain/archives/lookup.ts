@@ -15,7 +15,10 @@ const LIST_BATCH = 1000
  * Every linked archive a caller may see (all, or a guest's scope), batch by batch in storage
  * order. The guest scope is taken once, when the listing starts.
  */
-export function* visibleArchiveBatches(deps: Deps, guestScoped: boolean): Generator<ArchiveRow[]> {
+export function* visibleArchiveBatches(
+  deps: Pick<Deps, 'db' | 'search'>,
+  guestScoped: boolean,
+): Generator<ArchiveRow[]> {
   const visible = guestScoped ? guestVisibleIds(deps) : null
   let after = 0
   for (;;) {
@@ -35,7 +38,7 @@ const UNKNOWN_ID = "This ID doesn't exist on the server."
  * ids exist outside its scope.
  */
 export function requireArchive(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'search'>,
   rawId: string | undefined,
   guestScoped = false,
 ): ArchiveRow {

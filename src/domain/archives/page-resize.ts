@@ -115,7 +115,7 @@ export function resizedEtag(row: ArchiveRow, entry: string, width: number, forma
  * format and not wider, or does not decode.
  */
 export async function resizedPage(
-  deps: Deps,
+  deps: Pick<Deps, 'archives' | 'config' | 'settings' | 'thumbnailer'>,
   row: ArchiveRow,
   entry: string,
   openPage: () => Promise<PageBody>,

@@ -35,7 +35,7 @@ export function pageUrls(row: ArchiveRow, pages: string[]): string[] {
  * (warming its directory), for RAR, 7z and compressed tar it fills the page cache.
  */
 export async function listFiles(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'jobs' | 'reader'>,
   row: ArchiveRow,
   force: boolean,
 ): Promise<{ job: number; pages: string[] }> {
@@ -90,7 +90,11 @@ export async function pageEntry(
  * A page to send, streamed from the archive rather than read whole (six readers of a 200 MB page
  * held 2.4 GB); a damaged archive or a vanished file is a 400 with a short reason.
  */
-export async function openPageBody(deps: Deps, row: ArchiveRow, entry: string): Promise<PageBody> {
+export async function openPageBody(
+  deps: Pick<Deps, 'config' | 'reader'>,
+  row: ArchiveRow,
+  entry: string,
+): Promise<PageBody> {
   try {
     return await openListedPage(deps, row, entry)
   } catch (error) {
@@ -130,7 +134,7 @@ const DIMENSION_READS_IN_FLIGHT = 4
  * is answered 0 x 0 (and logged) so one bad page does not hide the sizes of the others.
  */
 export async function pageDimensions(
-  deps: Deps,
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'reader' | 'thumbnailer'>,
   row: ArchiveRow,
   count: number,
 ): Promise<{ page: number; path: string; width: number; height: number }[]> {

@@ -162,7 +162,7 @@ async function writePatchFile(path: string, bytes: Uint8Array): Promise<void> {
  * place. Page thumbnails are made again, since page numbers after an insertion moved.
  */
 export function addToPatch(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'locks' | 'reader'>,
   row: ArchiveRow,
   insertions: readonly Insertion[],
 ): Promise<ArchiveRow> {
@@ -230,7 +230,10 @@ export function openListedPage(
  * orders them alike. Held in memory (bounded by MAX_PATCHED_DOWNLOAD_BYTES): patched archives are
  * few, and the archive without its patch still streams from disk.
  */
-export async function buildPatchedArchive(deps: Deps, row: ArchiveRow): Promise<Uint8Array> {
+export async function buildPatchedArchive(
+  deps: Pick<Deps, 'config' | 'db' | 'reader'>,
+  row: ArchiveRow,
+): Promise<Uint8Array> {
   if (row.size > MAX_PATCHED_DOWNLOAD_BYTES)
     throw fail.unprocessable('This archive is too large to download with its patch.')
   const pages = await pageListOf(deps, row)

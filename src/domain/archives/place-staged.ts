@@ -33,7 +33,7 @@ async function fsyncFile(path: string): Promise<void> {
  * under the same name is a conflict. The staged file itself is left to the caller.
  */
 export async function placeStaged(
-  deps: Deps,
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'events' | 'jobs'>,
   staged: StagedUpload,
   pages: string[],
   overrides: ImportOverrides,
@@ -62,7 +62,7 @@ export async function placeStaged(
 
 /** The copy, the row and the rename; null when a rename took the name since the early check. */
 async function copyIntoPlace(
-  deps: Deps,
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'events'>,
   staged: StagedUpload,
   finalPath: string,
   pages: string[],

@@ -13,7 +13,7 @@ import { deleteArchiveRows, patchArchive } from './save.ts'
 
 /** The spec's "deletes metadata and file": the one place user files are removed. */
 export function deleteArchive(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'locks' | 'reader'>,
   row: ArchiveRow,
 ): Promise<{ filename: string; id: string }> {
   return deps.locks.withLock(row.id, async () => {
@@ -28,7 +28,7 @@ export function deleteArchive(
 }
 
 export async function deleteArchives(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'locks' | 'reader'>,
   ids: string[],
 ): Promise<{ id: string; success: 0 | 1; error?: string }[]> {
   const results: { id: string; success: 0 | 1; error?: string }[] = []
@@ -57,7 +57,10 @@ export async function deleteArchives(
  * Removes the sidecar patch zip (if any) and clears has_patch: the page list, its count and the
  * page thumbnails (numbered by page) go back to the archive's own.
  */
-export function deletePatch(deps: Deps, row: ArchiveRow): Promise<ArchiveRow> {
+export function deletePatch(
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'locks' | 'reader'>,
+  row: ArchiveRow,
+): Promise<ArchiveRow> {
   return deps.locks.withLock(row.id, async () => {
     const patchPath = patchPathOf(toAbsolutePath(deps.config.contentDir, row.path))
     await rm(patchPath, { force: true })

@@ -49,7 +49,11 @@ export function validateFileName(name: string): string {
   return trimmed
 }
 
-export function renameArchive(deps: Deps, row: ArchiveRow, requested: string): Promise<ArchiveRow> {
+export function renameArchive(
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'events' | 'locks' | 'reader'>,
+  row: ArchiveRow,
+  requested: string,
+): Promise<ArchiveRow> {
   return deps.locks.withLock(row.id, async () => {
     let name = validateFileName(requested)
     // Keep the archive's extension when the new name has none of its own.
@@ -77,7 +81,7 @@ function assertNameFits(name: string): void {
 
 /** Runs alone (placement.alone): the checks still hold when the file is moved. */
 async function moveArchive(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'reader'>,
   row: ArchiveRow,
   from: string,
   to: string,

@@ -84,7 +84,7 @@ export type ScanOptions = {
 }
 
 export async function scanContentFolder(
-  deps: Deps,
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'events' | 'reader'>,
   { progress, signal, paths, onCatalogued }: ScanOptions = {},
 ): Promise<ScanResult> {
   const { contentDir } = deps.config
@@ -191,7 +191,7 @@ function outermost(paths: readonly string[]): string[] {
 }
 
 async function readArchiveFile(
-  deps: Deps,
+  deps: Pick<Deps, 'archives' | 'reader'>,
   item: Found,
   result: ScanResult,
 ): Promise<Read | (Found & { reason: string })> {
@@ -214,7 +214,7 @@ async function readArchiveFile(
  * one: out of listings and search, metadata kept, so the repaired file is shown again.
  */
 function hideUnreadable(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'reader'>,
   w: Write,
   item: Found & { reason: string },
   known: CatalogFiles,
@@ -230,7 +230,7 @@ function hideUnreadable(
 }
 
 function applyRead(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'reader'>,
   w: Write,
   item: Read,
   known: CatalogFiles,

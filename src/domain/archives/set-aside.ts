@@ -20,7 +20,10 @@ export type ArchiveSetAside = {
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'ENOENT'
 
-export function setArchiveAside(deps: Deps, row: ArchiveRow): Promise<ArchiveSetAside> {
+export function setArchiveAside(
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'locks' | 'reader'>,
+  row: ArchiveRow,
+): Promise<ArchiveSetAside> {
   return deps.locks.withLock(row.id, async () => {
     const { contentDir } = deps.config
     const absPath = toAbsolutePath(contentDir, row.path)

@@ -107,13 +107,19 @@ const MAX_MAKES = 3
 /** What a thumbnail is made from: the file (size, time) and the patch's pages among it. */
 const madeFrom = (row: ArchiveRow) => `${row.size}:${row.mtimeMs}:${row.hasPatch}`
 
+/** What making a thumbnail needs: the archive's pages, the image worker, the thumbnail's row. */
+export type ThumbnailDeps = Pick<
+  Deps,
+  'config' | 'db' | 'events' | 'reader' | 'settings' | 'thumbnailer'
+>
+
 /**
  * Makes the thumbnail of a cover (page 0 = the archive's cover page) or of page N (1-based).
  * The cover is taken from the page stored as the archive's cover choice, default page 1.
  * A page that cannot be read or decoded is a 400 with a short reason (detail in the log).
  */
 export async function makeThumbnail(
-  deps: Deps,
+  deps: ThumbnailDeps,
   row: ArchiveRow,
   page: number,
   sourcePage?: number,
@@ -146,7 +152,7 @@ export async function makeThumbnail(
 
 /** One thumbnail from the page as the row lists it, written in place of the old one. */
 async function writeThumbnail(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'settings' | 'thumbnailer'>,
   row: ArchiveRow,
   page: number,
   sourcePage: number | undefined,
@@ -221,7 +227,7 @@ function knownFailure(deps: Pick<Deps, 'db'>, row: ArchiveRow, page: number): nu
 
 /** GET thumbnail: the file when it exists; otherwise queue it and answer 202 or the placeholder. */
 export async function getThumbnail(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'jobs'>,
   row: ArchiveRow,
   options: { page?: number; noFallback: boolean },
 ): Promise<ThumbnailOutcome> {
@@ -245,7 +251,7 @@ export type PageThumbnailsOutcome = { kind: 'queued'; job: number } | { kind: 'c
  * unless `force` remakes them.
  */
 export function queuePageThumbnails(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'jobs'>,
   row: ArchiveRow,
   force: boolean,
 ): PageThumbnailsOutcome {
@@ -260,7 +266,11 @@ export function queuePageThumbnails(
 }
 
 /** PUT thumbnail: the cover is remade from page N; returns the thumbnail's URL. */
-export async function setCover(deps: Deps, archiveId: string, page: number): Promise<string> {
+export async function setCover(
+  deps: ThumbnailDeps,
+  archiveId: string,
+  page: number,
+): Promise<string> {
   const row = findArchive(deps.db, archiveId)
   if (!row || row.unlinked) throw fail.bad_request(`No archive with ID ${archiveId}.`)
   if (!Number.isInteger(page) || page < 1 || page > row.pagecount)

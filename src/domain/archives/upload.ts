@@ -47,7 +47,7 @@ export type Ingested = Placed | Conflict
  * before the file is gone (a download) asks checkStaged first.
  */
 export async function ingestStaged(
-  deps: Deps,
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'events' | 'jobs' | 'reader'>,
   staged: StagedUpload,
   input: IngestInput,
 ): Promise<Ingested> {

@@ -8,7 +8,7 @@ import { isCategoryId } from '../../model/ids.ts'
 const LINK_KEY = 'categories.bookmark_link'
 
 /** The linked category id, or '' when none is linked. */
-export function getBookmarkLink(deps: Deps): string {
+export function getBookmarkLink(deps: Pick<Deps, 'db' | 'settings'>): string {
   const id = deps.settings.getInternal<string>(LINK_KEY)
   if (typeof id !== 'string' || id === '') return ''
   const row = findCategory(deps.db, id)
@@ -16,7 +16,7 @@ export function getBookmarkLink(deps: Deps): string {
 }
 
 /** Refusals name the id they were given, as LANraragi's do (`category_id` beside `error`). */
-export function setBookmarkLink(deps: Deps, rawId: string): string {
+export function setBookmarkLink(deps: Pick<Deps, 'db' | 'settings'>, rawId: string): string {
   const named = { category_id: rawId.slice(0, 64) }
   if (!isCategoryId(rawId)) throw fail.bad_request('Input category ID is invalid.', named)
   const row = findCategory(deps.db, rawId)
@@ -28,7 +28,7 @@ export function setBookmarkLink(deps: Deps, rawId: string): string {
 }
 
 /** Unlinks; returns the id that was linked ('' when none was). */
-export function removeBookmarkLink(deps: Deps): string {
+export function removeBookmarkLink(deps: Pick<Deps, 'db' | 'settings'>): string {
   const previous = getBookmarkLink(deps)
   deps.settings.setInternal(LINK_KEY, '')
   return previous

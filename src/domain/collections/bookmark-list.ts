@@ -68,7 +68,7 @@ function decodeCursor(sort: BookmarkSort, cursor: string): Position {
 }
 
 export function listBookmarkEntries(
-  deps: Deps,
+  deps: Pick<Deps, 'db'>,
   options: { sort: BookmarkSort; cursor?: string; limit: number },
   scope: Scope,
 ): { entries: BookmarkEntry[]; nextCursor: string | null } {

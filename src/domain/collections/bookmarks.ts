@@ -30,7 +30,11 @@ export function toBookmarkView(row: BookmarkRow, pages: readonly string[]): Book
 }
 
 /** Ascending by page; a nonexistent (or unlinked) archive has none. */
-export function archiveBookmarks(deps: Deps, rawId: string, scope: Scope): BookmarkView[] {
+export function archiveBookmarks(
+  deps: Pick<Deps, 'db'>,
+  rawId: string,
+  scope: Scope,
+): BookmarkView[] {
   const id = parseArchiveId(rawId)
   if (!inScope(scope, id)) throw fail.not_found('No archive with this ID.')
   const archive = findArchive(deps.db, id)
@@ -40,7 +44,7 @@ export function archiveBookmarks(deps: Deps, rawId: string, scope: Scope): Bookm
 }
 
 /** Adding an existing bookmark keeps its name and time. */
-export function addBookmark(deps: Deps, rawId: string, page: number): void {
+export function addBookmark(deps: Pick<Deps, 'db'>, rawId: string, page: number): void {
   const id = parseArchiveId(rawId)
   tx(deps.db, () => {
     if (!findArchive(deps.db, id)) throw fail.bad_request(`${id} does not exist in the database.`)
@@ -49,14 +53,14 @@ export function addBookmark(deps: Deps, rawId: string, page: number): void {
   })
 }
 
-export function removeBookmark(deps: Deps, rawId: string, page: number): void {
+export function removeBookmark(deps: Pick<Deps, 'db'>, rawId: string, page: number): void {
   const id = parseArchiveId(rawId)
   tx(deps.db, () => deleteBookmark(deps.db, id, page))
 }
 
 /** Sets the name, or clears it for null or blank; 404 when there is no such bookmark. */
 export function renameBookmark(
-  deps: Deps,
+  deps: Pick<Deps, 'db'>,
   rawId: string,
   page: number,
   name: string | null,

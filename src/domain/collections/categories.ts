@@ -58,7 +58,7 @@ function toCategory(row: CategoryRow, members: string[]): Category {
 /** Guests see only the categories flagged for them. */
 const visibleTo = (scope: Scope) => (row: CategoryRow) => scope === null || row.visibleToGuest
 
-function requireCategory(deps: Deps, rawId: string, scope: Scope = null): CategoryRow {
+function requireCategory(deps: Pick<Deps, 'db'>, rawId: string, scope: Scope = null): CategoryRow {
   const id = parseCategoryId(rawId)
   const row = findCategory(deps.db, id)
   if (!row || !visibleTo(scope)(row)) throw fail.bad_request('The given category does not exist.')
@@ -66,13 +66,13 @@ function requireCategory(deps: Deps, rawId: string, scope: Scope = null): Catego
 }
 
 /** Member edits word an unknown category as LANraragi's add/remove do. */
-function requireMemberCategory(deps: Deps, rawId: string): CategoryRow {
+function requireMemberCategory(deps: Pick<Deps, 'db'>, rawId: string): CategoryRow {
   const row = findCategory(deps.db, parseCategoryId(rawId))
   if (!row) throw fail.bad_request(`${rawId} doesn't exist in the database!`)
   return row
 }
 
-export function listCategories(deps: Deps, scope: Scope): Category[] {
+export function listCategories(deps: Pick<Deps, 'db'>, scope: Scope): Category[] {
   const rows = listCategoryRows(deps.db).filter(visibleTo(scope))
   const members = membersByCategory(
     deps.db,
@@ -81,7 +81,7 @@ export function listCategories(deps: Deps, scope: Scope): Category[] {
   return rows.map((row) => toCategory(row, members.get(row.id) ?? []))
 }
 
-export function getCategory(deps: Deps, rawId: string, scope: Scope): Category {
+export function getCategory(deps: Pick<Deps, 'db'>, rawId: string, scope: Scope): Category {
   const row = requireCategory(deps, rawId, scope)
   return toCategory(row, listCategoryMembers(deps.db, row.id))
 }
@@ -94,7 +94,7 @@ function cleanName(name: string): string {
   return clean
 }
 
-export function createCategory(deps: Deps, input: CategoryInput): string {
+export function createCategory(deps: Pick<Deps, 'db' | 'events'>, input: CategoryInput): string {
   const name = cleanName(input.name ?? '')
   if (name === '') throw fail.bad_request('Category name not specified.')
   // One immediate transaction: two concurrent creations cannot pick the same SET_ id.
@@ -120,7 +120,11 @@ export function createCategory(deps: Deps, input: CategoryInput): string {
  * absent pinned flag unpins, as LANraragi documents ("If you don't, the category will be unpinned
  * on update").
  */
-export function updateCategory(deps: Deps, rawId: string, input: CategoryInput): string {
+export function updateCategory(
+  deps: Pick<Deps, 'db' | 'events'>,
+  rawId: string,
+  input: CategoryInput,
+): string {
   const row = requireCategory(deps, rawId)
   const patch: Partial<CategoryRow> = {}
   const name = input.name === undefined ? '' : cleanName(input.name)
@@ -134,7 +138,7 @@ export function updateCategory(deps: Deps, rawId: string, input: CategoryInput):
   return row.id
 }
 
-export function deleteCategory(deps: Deps, rawId: string): void {
+export function deleteCategory(deps: Pick<Deps, 'db' | 'events'>, rawId: string): void {
   const id = parseCategoryId(rawId)
   const deleted = commit(deps, (w) => deleteCategoryAndMembers(w, id))
   if (!deleted) throw fail.bad_request('The given category does not exist.')
@@ -146,7 +150,7 @@ function parseMemberId(raw: string): string {
 }
 
 /** The title of an archive or the name of a Tankoubon; undefined when the id is unknown. */
-function memberName(deps: Deps, memberId: string): string | undefined {
+function memberName(deps: Pick<Deps, 'db'>, memberId: string): string | undefined {
   return isTankoubonId(memberId)
     ? findTankoubon(deps.db, memberId)?.name
     : findArchive(deps.db, memberId)?.title
@@ -156,7 +160,11 @@ function memberName(deps: Deps, memberId: string): string | undefined {
  * Adds an archive or Tankoubon at the end of a static category; returns the success message.
  * A member added twice stays once, and the answer is the same as LANraragi's for a first add.
  */
-export function addToCategory(deps: Deps, rawId: string, rawMember: string): string {
+export function addToCategory(
+  deps: Pick<Deps, 'db' | 'events'>,
+  rawId: string,
+  rawMember: string,
+): string {
   const category = requireMemberCategory(deps, rawId)
   const memberId = parseMemberId(rawMember)
   if (category.search !== '') {
@@ -177,7 +185,11 @@ export function addToCategory(deps: Deps, rawId: string, rawMember: string): str
  * Adds many archives at the end of a static category in one transaction (a script plugin's
  * bulk add); ids of no archive are skipped. Answers how many were not members yet.
  */
-export function addArchivesToCategory(deps: Deps, rawId: string, ids: readonly string[]): number {
+export function addArchivesToCategory(
+  deps: Pick<Deps, 'db' | 'events'>,
+  rawId: string,
+  ids: readonly string[],
+): number {
   const category = requireCategory(deps, rawId)
   if (category.search !== '') {
     throw fail.bad_request(`${category.id} is a dynamic category, can't add archives to it.`)
@@ -194,7 +206,11 @@ export function addArchivesToCategory(deps: Deps, rawId: string, ids: readonly s
  * Removing an id that is not a member is a no-op answered like a removal, as in LANraragi (which
  * names the ids when the member is no archive or Tankoubon); a dynamic category has no members.
  */
-export function removeFromCategory(deps: Deps, rawId: string, rawMember: string): string {
+export function removeFromCategory(
+  deps: Pick<Deps, 'db' | 'events'>,
+  rawId: string,
+  rawMember: string,
+): string {
   const category = requireMemberCategory(deps, rawId)
   const memberId = parseMemberId(rawMember)
   if (category.search !== '') {
@@ -208,7 +224,11 @@ export function removeFromCategory(deps: Deps, rawId: string, rawMember: string)
 }
 
 /** Static categories listing the archive (or Tankoubon) as a member. */
-export function categoriesOfArchive(deps: Deps, rawId: string, scope: Scope): Category[] {
+export function categoriesOfArchive(
+  deps: Pick<Deps, 'db'>,
+  rawId: string,
+  scope: Scope,
+): Category[] {
   const id = parseMemberId(rawId)
   if (!inScope(scope, id)) throw fail.not_found('No archive with this ID.')
   return categoriesHolding(deps.db, id)

@@ -13,7 +13,9 @@ const DONE_KEY = 'setup.first_install_done'
  * Runs once per database. Only an empty library counts as a first install: a database from
  * before this existed keeps its categories as they are. Answers the created category's id.
  */
-export function createFirstInstallCategory(deps: Deps): string | null {
+export function createFirstInstallCategory(
+  deps: Pick<Deps, 'db' | 'events' | 'settings'>,
+): string | null {
   if (deps.settings.getInternal<boolean>(DONE_KEY) === true) return null
   const fresh = listCategoryRows(deps.db).length === 0 && countArchives(deps.db) === 0
   const id = fresh ? createCategory(deps, { name: FAVORITES_NAME }) : null

@@ -32,7 +32,11 @@ export function readsTankAsArchive(deps: Pick<Deps, 'settings'>, rawId: string):
  * The archive routes' statuses: 400 for an unknown Tankoubon, and for a guest-scoped caller 404 for
  * any Tankoubon outside its scope, known or not (as requireArchive does for archives).
  */
-function requireTank(deps: Deps, id: string, guestScoped: boolean): TankoubonRow {
+function requireTank(
+  deps: Pick<Deps, 'db' | 'search'>,
+  id: string,
+  guestScoped: boolean,
+): TankoubonRow {
   const row = findTankoubon(deps.db, id)
   if (guestScoped && (!row || !guestVisibleIds(deps).has(id)))
     throw fail.not_found(`No archive with ID ${id}.`)
@@ -40,12 +44,15 @@ function requireTank(deps: Deps, id: string, guestScoped: boolean): TankoubonRow
   return row
 }
 
-function membersOf(deps: Deps, tank: TankoubonRow): MemberPages[] {
+function membersOf(deps: Pick<Deps, 'db'>, tank: TankoubonRow): MemberPages[] {
   return loadMemberPages(deps.db, listTankMembers(deps.db, tank.id))
 }
 
 /** One chapter per member with pages, at its first global page, named by its title. */
-function memberChapters(deps: Deps, members: MemberPages[]): { name: string; page: number }[] {
+function memberChapters(
+  deps: Pick<Deps, 'db'>,
+  members: MemberPages[],
+): { name: string; page: number }[] {
   const titles = new Map(
     findArchives(
       deps.db,
@@ -64,7 +71,7 @@ function memberChapters(deps: Deps, members: MemberPages[]): { name: string; pag
 
 /** The Tankoubon as a search hit (the figures grouped searches answer) and its members as toc. */
 export function tankArchiveMetadata(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'search'>,
   id: string,
   guestScoped: boolean,
 ): { tank: TankHit; toc: { name: string; page: number }[] } {
@@ -76,7 +83,7 @@ export function tankArchiveMetadata(
 
 /** Root-relative page URLs in global page order, each naming its member and entry. */
 export function listTankFiles(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'jobs' | 'search'>,
   id: string,
   force: boolean,
   guestScoped: boolean,
@@ -102,7 +109,7 @@ export function listTankFiles(
  * page.
  */
 export function tankPageEntry(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'search'>,
   id: string,
   selector: { path: string } | { index: number },
   guestScoped: boolean,
@@ -130,7 +137,7 @@ export function tankPageEntry(
 
 /** The Tankoubon's cover (page 0), or the page thumbnail of a global page of a member. */
 export function getTankArchiveThumbnail(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'jobs' | 'search'>,
   id: string,
   options: { page: number; noFallback: boolean },
   guestScoped: boolean,
@@ -150,7 +157,7 @@ export function getTankArchiveThumbnail(
  * counts as reading the Tankoubon.
  */
 export async function setTankArchiveProgress(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'events' | 'locks' | 'search' | 'settings'>,
   id: string,
   page: number,
 ): Promise<{ id: string; page: number; lastreadtime: number }> {
@@ -165,7 +172,10 @@ export async function setTankArchiveProgress(
 }
 
 /** Clears the New flag of every member still flagged (a reader opened the Tankoubon). */
-export async function clearTankNewFlags(deps: Deps, id: string): Promise<void> {
+export async function clearTankNewFlags(
+  deps: Pick<Deps, 'db' | 'events' | 'locks' | 'search'>,
+  id: string,
+): Promise<void> {
   const tank = requireTank(deps, id, false)
   for (const member of findArchives(deps.db, listTankMembers(deps.db, tank.id)))
     if (member.isnew) await setNewFlag(deps, member, false)

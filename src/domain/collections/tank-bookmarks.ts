@@ -10,7 +10,11 @@ import { requireTankoubon } from './tank-record.ts'
 
 export type TankBookmarkView = BookmarkView & { archiveId: string; localPage: number }
 
-export function tankBookmarks(deps: Deps, rawId: string, scope: Scope): TankBookmarkView[] {
+export function tankBookmarks(
+  deps: Pick<Deps, 'db'>,
+  rawId: string,
+  scope: Scope,
+): TankBookmarkView[] {
   const row = requireTankoubon(deps, rawId, scope)
   // Numbering always counts every member, so a guest sees the same global pages as anyone.
   const members = loadMemberPages(deps.db, listTankMembers(deps.db, row.id))

@@ -17,7 +17,7 @@ export type TankoubonUpdate = {
   metadata?: { name?: string; summary?: string; tags?: string; append?: boolean }
 }
 
-function validateArchiveList(deps: Deps, ids: string[]): string[] {
+function validateArchiveList(deps: Pick<Deps, 'db'>, ids: string[]): string[] {
   const seen = new Set<string>()
   for (const id of ids) {
     // LANraragi words a malformed id as any id it does not have.
@@ -33,7 +33,7 @@ function validateArchiveList(deps: Deps, ids: string[]): string[] {
 }
 
 /** The Tankoubon a member edit names; LANraragi's edits word an unknown one so (its reads not). */
-function requireEditedTank(deps: Deps, rawId: string): TankoubonRow {
+function requireEditedTank(deps: Pick<Deps, 'db'>, rawId: string): TankoubonRow {
   const row = isTankoubonId(rawId) ? findTankoubon(deps.db, rawId) : undefined
   if (!row) throw fail.bad_request(`${rawId.slice(0, 64)} doesn't exist in the database!`)
   return row
@@ -55,7 +55,11 @@ function metadataPatch(
 }
 
 /** Applies the keys sent; returns the success message naming the Tankoubon. */
-export function updateTankoubon(deps: Deps, rawId: string, update: TankoubonUpdate): string {
+export function updateTankoubon(
+  deps: Pick<Deps, 'db' | 'events' | 'locks'>,
+  rawId: string,
+  update: TankoubonUpdate,
+): string {
   const row = requireEditedTank(deps, rawId)
   const patch = update.metadata ? metadataPatch(update.metadata, row) : {}
   // A new member list moves every global page: the cover goes back to the first member's.
@@ -68,7 +72,11 @@ export function updateTankoubon(deps: Deps, rawId: string, update: TankoubonUpda
   return `Updated tankoubon "${updated?.name ?? row.name}"!`
 }
 
-export function appendToTankoubon(deps: Deps, rawId: string, rawArchive: string): string {
+export function appendToTankoubon(
+  deps: Pick<Deps, 'db' | 'events' | 'locks'>,
+  rawId: string,
+  rawArchive: string,
+): string {
   const row = requireEditedTank(deps, rawId)
   const archiveId = parseArchiveId(rawArchive)
   assertUnlocked(deps, [row.id])
@@ -86,7 +94,11 @@ export function appendToTankoubon(deps: Deps, rawId: string, rawArchive: string)
  * Removing works for a member whose archive has vanished. A non-member is a 200 no-op answered
  * like a removal, as in LANraragi, unless the archive does not exist at all (400).
  */
-export function removeFromTankoubon(deps: Deps, rawId: string, rawArchive: string): string {
+export function removeFromTankoubon(
+  deps: Pick<Deps, 'db' | 'events' | 'locks'>,
+  rawId: string,
+  rawArchive: string,
+): string {
   const row = requireEditedTank(deps, rawId)
   const archiveId = parseArchiveId(rawArchive)
   assertUnlocked(deps, [row.id])

@@ -13,7 +13,7 @@ import { patchTankoubon } from './tank-save.ts'
 
 /** Resolves a global page of a Tankoubon, or answers 400 when it is out of range. */
 export function resolveTankPage(
-  deps: Deps,
+  deps: Pick<Deps, 'db'>,
   rawId: string,
   page: number,
   scope: Scope = null,
@@ -29,7 +29,7 @@ export function resolveTankPage(
 }
 
 export async function updateTankProgress(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'events' | 'locks' | 'settings'>,
   rawId: string,
   page: number,
   scope: Scope,

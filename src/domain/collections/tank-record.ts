@@ -37,7 +37,11 @@ export function toTankoubon(row: TankoubonRow, archives: string[]): Tankoubon {
 }
 
 /** The Tankoubon or a 400 (unknown, malformed, or hidden from a guest). */
-export function requireTankoubon(deps: Deps, rawId: string, scope: Scope = null): TankoubonRow {
+export function requireTankoubon(
+  deps: Pick<Deps, 'db'>,
+  rawId: string,
+  scope: Scope = null,
+): TankoubonRow {
   const id = parseTankoubonId(rawId)
   const row = findTankoubon(deps.db, id)
   if (!row || !inScope(scope, id)) throw fail.bad_request('The given tankoubon does not exist.')
@@ -45,7 +49,7 @@ export function requireTankoubon(deps: Deps, rawId: string, scope: Scope = null)
 }
 
 /** Members as a guest may see them: all of them unless scoped. */
-export function visibleMembers(deps: Deps, id: string, scope: Scope): string[] {
+export function visibleMembers(deps: Pick<Deps, 'db'>, id: string, scope: Scope): string[] {
   const members = listTankMembers(deps.db, id)
   return scope === null ? members : members.filter((m) => scope.has(m))
 }
@@ -54,7 +58,7 @@ export function visibleMembers(deps: Deps, id: string, scope: Scope): string[] {
  * 423 when another writer holds one of the ids. Synchronous writes hold no lock across an await,
  * so checking is as strong as locking for them, and concurrent appends never 423 each other.
  */
-export function assertUnlocked(deps: Deps, ids: string[]): void {
+export function assertUnlocked(deps: Pick<Deps, 'locks'>, ids: string[]): void {
   if (ids.some((id) => deps.locks.isLocked(id))) {
     throw fail.locked('Locked: this item is being modified.')
   }

@@ -1,6 +1,7 @@
 // The cover of a Tankoubon: the thumbnail of one member page, chosen by global page (stored as
 // thumbnail_page), by default page 1 of the first member that has pages.
 import type { Deps } from '../../deps.ts'
+import type { ThumbnailDeps } from '../archives/thumbnails.ts'
 import { findArchive } from '../../db/repos/archives.repo.ts'
 import { listTankMembers } from '../../db/repos/tankoubons.repo.ts'
 import { fail } from '../../errors.ts'
@@ -23,7 +24,7 @@ function thumbnailNumber(coverPage: number, localPage: number): number {
 }
 
 export async function getTankThumbnail(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'jobs'>,
   rawId: string,
   noFallback: boolean,
   scope: Scope,
@@ -45,7 +46,11 @@ export async function getTankThumbnail(
 }
 
 /** Takes the cover from global page `page` (made now if missing); returns the cover's URL. */
-export function setTankThumbnail(deps: Deps, rawId: string, page: number): Promise<string> {
+export function setTankThumbnail(
+  deps: ThumbnailDeps & Pick<Deps, 'locks'>,
+  rawId: string,
+  page: number,
+): Promise<string> {
   const source = resolveTankPage(deps, rawId, page)
   const id = rawId
   return deps.locks.withLock(id, async () => {

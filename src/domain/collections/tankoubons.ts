@@ -32,7 +32,11 @@ function pageOf<T>(items: T[], page: number, size: number): T[] {
   return page < 0 ? items : items.slice(page * size, (page + 1) * size)
 }
 
-export function listTankoubons(deps: Deps, page: number, scope: Scope): TankoubonPage<Tankoubon[]> {
+export function listTankoubons(
+  deps: Pick<Deps, 'db' | 'settings'>,
+  page: number,
+  scope: Scope,
+): TankoubonPage<Tankoubon[]> {
   const rows = listTankoubonRows(deps.db).filter((row) => inScope(scope, row.id))
   const shown = pageOf(rows, page, deps.settings.get('archives_per_page'))
   const members = membersByTankoubon(
@@ -48,14 +52,14 @@ export function listTankoubons(deps: Deps, page: number, scope: Scope): Tankoubo
   }
 }
 
-export function getTankoubon(deps: Deps, rawId: string, scope: Scope): Tankoubon {
+export function getTankoubon(deps: Pick<Deps, 'db'>, rawId: string, scope: Scope): Tankoubon {
   const row = requireTankoubon(deps, rawId, scope)
   return toTankoubon(row, visibleMembers(deps, row.id, scope))
 }
 
 /** Members of one page with their metadata; a vanished or unlinked member is silently omitted. */
 export function getFullTankoubon(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'settings'>,
   rawId: string,
   page: number,
   scope: Scope,
@@ -87,7 +91,7 @@ export function cleanTankoubonName(name: string | undefined): string {
 
 /** Creates a Tankoubon, or renames `tankId` when given. Returns the id. */
 export function createOrRenameTankoubon(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'events' | 'locks'>,
   input: { name?: string; tankId?: string },
 ): string {
   const name = cleanTankoubonName(input.name)
@@ -109,7 +113,7 @@ export function createOrRenameTankoubon(
 }
 
 /** Deletes the Tankoubon and its category memberships; the member archives are kept. */
-export function deleteTankoubon(deps: Deps, rawId: string): void {
+export function deleteTankoubon(deps: Pick<Deps, 'db' | 'events' | 'locks'>, rawId: string): void {
   const id = parseTankoubonId(rawId)
   assertUnlocked(deps, [id])
   const deleted = commit(deps, (w) => deleteTankoubonAndMembers(w, id))
@@ -117,7 +121,7 @@ export function deleteTankoubon(deps: Deps, rawId: string): void {
 }
 
 /** Ids of the Tankoubons holding an archive (guests: only those they may see). */
-export function tankoubonsOfArchive(deps: Deps, rawId: string, scope: Scope): string[] {
+export function tankoubonsOfArchive(deps: Pick<Deps, 'db'>, rawId: string, scope: Scope): string[] {
   const id = parseArchiveId(rawId)
   if (!inScope(scope, id)) throw fail.not_found('No archive with this ID.')
   return tankoubonsHolding(deps.db, id).filter((tankId) => inScope(scope, tankId))

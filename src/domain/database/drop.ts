@@ -35,7 +35,9 @@ export type DropResult = {
   snapshot: number
 }
 
-export function dropDatabase(deps: Deps): DropResult {
+export function dropDatabase(
+  deps: Pick<Deps, 'db' | 'events' | 'settings' | 'wireCache'>,
+): DropResult {
   const result = commit(deps, (w) => {
     const snapshot = writeSnapshot(w, 'drop', null)
     const archiveIds = listAllArchiveIds(w.db)

@@ -40,7 +40,7 @@ export function parseImportOptions(fields: Map<string, string>): Omit<LegacyImpo
 
 /** The import job's work: the upload is read, imported in one transaction, and removed. */
 export async function importLegacyUpload(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'settings'>,
   jobId: number | null,
   args: LegacyImportArgs,
 ): Promise<LegacyImportResult> {

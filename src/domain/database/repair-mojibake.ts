@@ -31,7 +31,7 @@ function repaired<K extends string>(
   return any ? patch : null
 }
 
-export function repairStoredMojibake(deps: Deps): MojibakeRepair {
+export function repairStoredMojibake(deps: Pick<Deps, 'db' | 'events'>): MojibakeRepair {
   return commit(deps, (w) => {
     const counts: MojibakeRepair = { archives: 0, categories: 0, tankoubons: 0 }
     for (const row of listBackupArchiveRows(w.db)) {

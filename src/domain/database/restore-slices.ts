@@ -66,7 +66,7 @@ function stepsOf(
  * and restoring it again completes it. `progress` hears the fraction written after each slice.
  */
 export async function restoreInSlices(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'events'>,
   doc: BackupDocument,
   progress: (fraction: number) => void = () => undefined,
 ): Promise<ApplyCounts> {

@@ -30,7 +30,7 @@ export type RestoreResult = ApplyCounts & {
  * (restore-slices.ts); each slice's events are published as for any write (commitInSlices).
  */
 export async function restoreBackupDocument(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'events'>,
   doc: BackupDocument,
   progress?: (fraction: number) => void,
 ): Promise<RestoreResult> {
@@ -40,7 +40,7 @@ export async function restoreBackupDocument(
 
 /** The restore job's work: the upload is read, restored, and removed whatever happened. */
 export async function restoreBackupUpload(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'events'>,
   upload: string,
   progress?: (fraction: number) => void,
 ): Promise<RestoreResult> {

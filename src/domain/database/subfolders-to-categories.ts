@@ -19,7 +19,9 @@ export type SubfolderCategories = {
   elapsed_ms: number
 }
 
-export async function subfoldersToCategories(deps: Deps): Promise<SubfolderCategories> {
+export async function subfoldersToCategories(
+  deps: Pick<Deps, 'config' | 'db' | 'events'>,
+): Promise<SubfolderCategories> {
   const started = performance.now()
   const byFolder = new Map<string, string[]>()
   for (const archive of await catalogedArchivesOnDisk(deps)) {

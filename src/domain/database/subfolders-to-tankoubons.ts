@@ -50,7 +50,7 @@ async function nameOf(folder: FolderToName, namer: FolderNamer | undefined) {
 }
 
 export async function subfoldersToTankoubons(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'events'>,
   namer?: FolderNamer,
 ): Promise<SubfolderTankoubons> {
   const started = performance.now()

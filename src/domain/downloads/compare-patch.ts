@@ -92,7 +92,7 @@ async function resolveInsertions(
 
 /** POST compare/export-patch: the zip bytes of a patch of the download's picked pages. */
 export async function exportPatch(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'reader'>,
   itemId: string,
   requests: readonly InsertionRequest[],
 ): Promise<Uint8Array> {
@@ -107,7 +107,7 @@ export async function exportPatch(
  * the item's lock, as overwrite and rename do: a second answer meanwhile is 423, one after it 404.
  */
 export function keepExisting(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'locks' | 'reader'>,
   itemId: string,
   requests: readonly InsertionRequest[],
 ): Promise<{ archive: ArchiveRow; inserted: number }> {
@@ -132,7 +132,7 @@ export function keepExisting(
  * download is catalogued as its replacement, `writeOverwriteInsertions` puts them in its patch.
  */
 export async function readOverwriteInsertions(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'reader'>,
   itemId: string,
   requests: readonly InsertionRequest[],
 ): Promise<Insertion[]> {
@@ -142,7 +142,7 @@ export async function readOverwriteInsertions(
 
 /** Writes what readOverwriteInsertions read into the new archive's sidecar patch. */
 export async function writeOverwriteInsertions(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'locks' | 'reader'>,
   newArchive: ArchiveRow,
   insertions: readonly Insertion[],
 ): Promise<ArchiveRow> {

@@ -206,7 +206,7 @@ export async function runComparison(
  * kept for the next caller. A run in flight is shared: a second caller waits for it, then replays.
  */
 export async function compareDownload(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'downloads' | 'reader' | 'thumbnailer'>,
   id: string,
   onSample?: (event: SampleEvent) => void,
 ): Promise<ComparisonResult> {
@@ -224,7 +224,11 @@ export async function compareDownload(
 }
 
 /** GET compare/pages: entry names of one side in natural page order. */
-export async function listSidePages(deps: Deps, id: string, side: Side): Promise<string[]> {
+export async function listSidePages(
+  deps: Pick<Deps, 'config' | 'db' | 'reader'>,
+  id: string,
+  side: Side,
+): Promise<string[]> {
   const sides = requireCompareSides(deps, id)
   try {
     return await sidePages(deps, sides, side)
@@ -235,7 +239,7 @@ export async function listSidePages(deps: Deps, id: string, side: Side): Promise
 
 /** GET compare/page: one page of one side by its position (0-based) in that order. */
 export async function readSidePage(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'reader'>,
   id: string,
   side: Side,
   index: number,

@@ -2,6 +2,7 @@
 // job carried by the first download plugin (by priority) whose url_regex matches the URL. No
 // question can be asked of a one-off job: a clash with the library fails it with the reason.
 import type { Deps } from '../../deps.ts'
+import type { PluginRunDeps } from '../plugins/run.ts'
 import { listPluginRows } from '../../db/repos/plugins.repo.ts'
 import { fail } from '../../errors.ts'
 import { isCategoryId } from '../../model/ids.ts'
@@ -33,7 +34,7 @@ export function matchingDownloadPlugin(deps: Pick<Deps, 'db'>, url: string): str
 
 /** Checks the request now (a bad one is a 400, not a failed job) and queues the job. */
 export async function queueDownloadUrl(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'jobs' | 'plugins'>,
   query: { url?: string; catid?: string },
 ): Promise<{ job: number; url: string; category: string | null; plugin: string }> {
   const url = query.url?.trim() ?? ''
@@ -56,7 +57,11 @@ export async function queueDownloadUrl(
 }
 
 /** The `download_url` job: the plugin's resources fetched and catalogued; a clash fails it. */
-export async function runDownloadUrl(deps: Deps, task: DownloadTask, args: DownloadUrlArgs) {
+export async function runDownloadUrl(
+  deps: PluginRunDeps & Pick<Deps, 'archives' | 'jobs' | 'outbound' | 'reader'>,
+  task: DownloadTask,
+  args: DownloadUrlArgs,
+) {
   const plugin = await requirePlugin(deps, args.plugin)
   const download = await askPlugin(deps, plugin, args.url)
   const bundleName = nameFromUrl(args.url).replace(/\.[a-z0-9]+$/i, '') || 'download'

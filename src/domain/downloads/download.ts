@@ -8,9 +8,15 @@ import { AppError, fail } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
 import type { LoginSession } from '../../plugins/manifest.ts'
 import { loginSession } from '../plugins/login.ts'
-import { runPlugin } from '../plugins/run.ts'
+import { runPlugin, type PluginRunDeps } from '../plugins/run.ts'
 import { getPluginOptions, requirePlugin, type InstalledPlugin } from '../plugins/settings.ts'
-import { checkItemCategory, ingestForItem, patchItemIf, type IngestOutcome } from './ingest.ts'
+import {
+  checkItemCategory,
+  ingestForItem,
+  patchItemIf,
+  type IngestOutcome,
+  type DownloadIngestDeps,
+} from './ingest.ts'
 import { findNewerRevision, parseVersionHistory, type Revision } from './revision.ts'
 import { downloadRuntime, type DownloadTask } from './runtime.ts'
 import { removeStagedDownload, stagedNameOf, stagedUploadOf } from './staging.ts'
@@ -58,7 +64,7 @@ export function parseDownloadAnswer(data: Record<string, unknown>): PluginDownlo
 
 /** Runs the plugin's execDownload on `url`; a failing plugin is a bad_request with its message. */
 export async function askPlugin(
-  deps: Deps,
+  deps: PluginRunDeps,
   plugin: InstalledPlugin,
   url: string,
 ): Promise<PluginDownload> {
@@ -69,7 +75,10 @@ export async function askPlugin(
 }
 
 /** The login session the plugin's resources are fetched with (its login_from). */
-async function sessionOf(deps: Deps, plugin: InstalledPlugin): Promise<LoginSession | undefined> {
+async function sessionOf(
+  deps: PluginRunDeps,
+  plugin: InstalledPlugin,
+): Promise<LoginSession | undefined> {
   return plugin.info.login_from ? loginSession(deps, plugin.info.login_from) : undefined
 }
 
@@ -78,7 +87,7 @@ async function sessionOf(deps: Deps, plugin: InstalledPlugin): Promise<LoginSess
  * bundle_as_archive option is on and there are several. Each with the name it is catalogued under.
  */
 export async function fetchArchives(
-  deps: Deps,
+  deps: PluginRunDeps & Pick<Deps, 'outbound'>,
   plugin: InstalledPlugin,
   download: PluginDownload,
   task: DownloadTask,
@@ -106,7 +115,7 @@ const bundleNameOf = (item: DownloadItemRow) =>
  * this job id); any other state means the item was stopped, restarted or deleted meanwhile.
  */
 export async function runQueuedDownload(
-  deps: Deps,
+  deps: DownloadIngestDeps & Pick<Deps, 'outbound'>,
   task: DownloadTask,
   itemId: string,
 ): Promise<DownloadResult> {

@@ -4,6 +4,7 @@
 // answers (overwrite, rename, compare); otherwise the archive is catalogued into the item's
 // category and, with auto_fetch_metadata, tagged by the matching metadata plugin.
 import type { Deps } from '../../deps.ts'
+import type { PluginRunDeps } from '../plugins/run.ts'
 import { findArchiveByPath } from '../../db/repos/archives.repo.ts'
 import {
   findDownloadItem,
@@ -31,7 +32,7 @@ export type IngestOutcome =
 
 /** Writes `patch` when `owns` still holds for the stored row (the item was not stopped or deleted). */
 export function patchItemIf(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'events'>,
   id: string,
   owns: (row: DownloadItemRow) => boolean,
   patch: DownloadItemPatch | ((row: DownloadItemRow) => DownloadItemPatch),
@@ -44,10 +45,14 @@ export function patchItemIf(
 }
 
 /** A static category the archive can go into; checked before any byte moves. */
-export function checkItemCategory(deps: Deps, category: string | null): void {
+export function checkItemCategory(deps: Pick<Deps, 'db'>, category: string | null): void {
   if (category && getCategory(deps, category, null).search)
     throw fail.bad_request('Cannot add an archive to a dynamic category.')
 }
+
+/** What cataloguing a download needs: placing the file, its queue item, its metadata plugins. */
+export type DownloadIngestDeps = PluginRunDeps &
+  Pick<Deps, 'archives' | 'downloads' | 'jobs' | 'locks' | 'reader'>
 
 /**
  * Catalogues `staged` for `item` and records the outcome on the item (when `owns` still holds).
@@ -55,7 +60,7 @@ export function checkItemCategory(deps: Deps, category: string | null): void {
  * be catalogued (not an archive: 422), after removing it.
  */
 export async function ingestForItem(
-  deps: Deps,
+  deps: DownloadIngestDeps,
   item: DownloadItemRow,
   staged: StagedUpload,
   owns: (row: DownloadItemRow) => boolean,

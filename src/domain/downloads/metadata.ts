@@ -9,7 +9,7 @@ import { fail } from '../../errors.ts'
 import { hostMatches } from '../../net/address-guard.ts'
 import type { PluginManifest } from '../../plugins/manifest.ts'
 import { applyMetadata, type AppliedMetadata } from '../plugins/exec.ts'
-import { runPlugin } from '../plugins/run.ts'
+import { runPlugin, type PluginRunDeps } from '../plugins/run.ts'
 import { requirePlugin } from '../plugins/settings.ts'
 import { requireItem } from './queue.ts'
 import { downloadRuntime, METADATA_PREVIEW_TTL_MS, type MetadataPreview } from './runtime.ts'
@@ -52,7 +52,7 @@ function freshPreview(deps: Pick<Deps, 'downloads'>, itemId: string): MetadataPr
 
 /** POST /{id}/fetch-metadata: the preview, from the cache when it is younger than ten minutes. */
 export async function fetchItemMetadata(
-  deps: Deps,
+  deps: PluginRunDeps & Pick<Deps, 'downloads'>,
   id: string,
 ): Promise<MetadataPreview & { cached: boolean }> {
   const item = requireItem(deps, id)
@@ -74,7 +74,7 @@ export async function fetchItemMetadata(
  * Undefined when no plugin matches.
  */
 export async function applyMetadataAfterDownload(
-  deps: Deps,
+  deps: PluginRunDeps & Pick<Deps, 'downloads' | 'locks'>,
   item: { id: string; url: string },
   archiveId: string,
 ): Promise<(AppliedMetadata & { plugin: string }) | undefined> {

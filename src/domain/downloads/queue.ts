@@ -104,7 +104,7 @@ function queueEntryOf(raw: unknown): NewQueueEntry | null {
  * listed with its reason; an empty list adds nothing.
  */
 export async function addToQueue(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'events' | 'plugins'>,
   entries: readonly unknown[],
 ): Promise<{ added: DownloadItemRow[]; rejected: Rejected[] }> {
   await deps.plugins.registry.ready()
@@ -143,7 +143,7 @@ export async function addToQueue(
 
 /** PATCH: omitted fields keep their value; 404 for no such item, 409 while it downloads. */
 export async function editQueueItem(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'events' | 'plugins'>,
   id: string,
   edit: QueueItemEdit,
 ): Promise<DownloadItemRow> {
@@ -188,7 +188,10 @@ function undeletable(item: DownloadItemRow): string | null {
 }
 
 /** Removes the item (stopping a download about to start) and the staged file it waited on. */
-async function removeItem(deps: Deps, item: DownloadItemRow): Promise<boolean> {
+async function removeItem(
+  deps: Pick<Deps, 'config' | 'db' | 'downloads' | 'events'>,
+  item: DownloadItemRow,
+): Promise<boolean> {
   const runtime = downloadRuntime(deps)
   runtime.running.get(item.id)?.abort()
   runtime.running.delete(item.id)
@@ -199,7 +202,10 @@ async function removeItem(deps: Deps, item: DownloadItemRow): Promise<boolean> {
 }
 
 /** DELETE /{id}: 404 unknown, 409 while downloading or once ingested. */
-export async function deleteQueueItem(deps: Deps, id: string): Promise<void> {
+export async function deleteQueueItem(
+  deps: Pick<Deps, 'config' | 'db' | 'downloads' | 'events' | 'locks'>,
+  id: string,
+): Promise<void> {
   await deps.locks.withLock(itemLockOf(id), async () => {
     const item = requireItem(deps, id)
     const reason = undeletable(item)
@@ -212,7 +218,10 @@ export async function deleteQueueItem(deps: Deps, id: string): Promise<void> {
  * Delete selected: unknown, downloading and ingested ids are skipped silently, and so are items
  * an answer (overwrite, rename, keep-b) is being carried out on.
  */
-export async function deleteSelected(deps: Deps, ids: string[]): Promise<string[]> {
+export async function deleteSelected(
+  deps: Pick<Deps, 'config' | 'db' | 'downloads' | 'events' | 'locks'>,
+  ids: string[],
+): Promise<string[]> {
   const deleted: string[] = []
   for (const id of new Set(ids)) {
     if (deps.locks.isLocked(itemLockOf(id))) continue
@@ -226,7 +235,7 @@ export async function deleteSelected(deps: Deps, ids: string[]): Promise<string[
 }
 
 /** Removes every done item (their archives stay in the library); answers how many. */
-export function clearCompleted(deps: Deps): number {
+export function clearCompleted(deps: Pick<Deps, 'db' | 'downloads' | 'events'>): number {
   const done = listDownloadItemsByState(deps.db, ['done'])
   commit(deps, (w) => done.forEach((item) => deleteDownloadRow(w, item.id)))
   for (const item of done) downloadRuntime(deps).previews.delete(item.id)

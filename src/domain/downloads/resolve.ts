@@ -21,7 +21,7 @@ import {
   writeOverwriteInsertions,
   type InsertionRequest,
 } from './compare-patch.ts'
-import { ingestForItem, type IngestOutcome } from './ingest.ts'
+import { ingestForItem, type IngestOutcome, type DownloadIngestDeps } from './ingest.ts'
 import { patchDownloadRow } from './item-save.ts'
 import { itemLockOf, requireItem } from './queue.ts'
 import { stagedUploadOf } from './staging.ts'
@@ -33,7 +33,7 @@ export type PendingConflict = { existing_id: string | null; filename: string }
  * file removed behind the server's back ends the item in error (startable again), also a 409.
  */
 async function requireConflict(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'events'>,
   id: string,
 ): Promise<{ item: DownloadItemRow; conflict: PendingConflict }> {
   const item = requireItem(deps, id)
@@ -67,7 +67,7 @@ type CarriedOver = {
   categories: string[]
 }
 
-function carriedOverFrom(deps: Deps, old: ArchiveRow): CarriedOver {
+function carriedOverFrom(deps: Pick<Deps, 'db'>, old: ArchiveRow): CarriedOver {
   return {
     progress: old.progress,
     lastreadtime: old.lastreadtime,
@@ -78,7 +78,11 @@ function carriedOverFrom(deps: Deps, old: ArchiveRow): CarriedOver {
   }
 }
 
-function carryOver(deps: Deps, archiveId: string, carried: CarriedOver): void {
+function carryOver(
+  deps: Pick<Deps, 'db' | 'events'>,
+  archiveId: string,
+  carried: CarriedOver,
+): void {
   commit(deps, (w) => {
     const row = findArchive(w.db, archiveId)
     if (!row) return
@@ -101,7 +105,7 @@ function carryOver(deps: Deps, archiveId: string, carried: CarriedOver): void {
  * the new one (compare-patch.ts).
  */
 export async function overwriteConflict(
-  deps: Deps,
+  deps: DownloadIngestDeps,
   id: string,
   insertions: readonly InsertionRequest[] = [],
 ): Promise<IngestOutcome> {
@@ -144,7 +148,7 @@ export async function overwriteConflict(
 
 /** POST /{id}/rename: the staged download under `filename`; a new collision is a new conflict. */
 export async function renameConflict(
-  deps: Deps,
+  deps: DownloadIngestDeps,
   id: string,
   filename: string,
 ): Promise<IngestOutcome> {

@@ -64,7 +64,11 @@ export function downloadJobName(namespace: string): DownloadJobName {
 }
 
 /** Queues the job that downloads `item` with `namespace`; answers the job id. */
-export function enqueueDownload(deps: Deps, namespace: string, item: string): number {
+export function enqueueDownload(
+  deps: Pick<Deps, 'downloads' | 'jobs'>,
+  namespace: string,
+  item: string,
+): number {
   const name = downloadJobName(namespace)
   downloadRuntime(deps).registerKind(name)
   return deps.jobs.enqueue(name, { item })

@@ -25,7 +25,7 @@ export type StartAnswer = {
 
 /** Queues the item's job and moves it to `starting`; the caller checked its state. */
 async function launch(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'downloads' | 'events' | 'jobs'>,
   item: DownloadItemRow,
   revisionConfirmed: boolean,
 ): Promise<number> {
@@ -50,7 +50,10 @@ async function launch(
 }
 
 /** POST /{id}/start: 404 unknown, 409 when the item is not startable. */
-export async function startItem(deps: Deps, id: string): Promise<number> {
+export async function startItem(
+  deps: Pick<Deps, 'config' | 'db' | 'downloads' | 'events' | 'jobs'>,
+  id: string,
+): Promise<number> {
   const item = requireItem(deps, id)
   if (!STARTABLE_STATES.includes(item.state))
     throw fail.conflict(`The item is ${item.state}: only queued, error or cancelled items start.`)
@@ -68,7 +71,7 @@ const STARTS_PER_TURN = 50
  * again just before its start: another request may have changed or removed it meanwhile.
  */
 async function startInSlices(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'downloads' | 'events' | 'jobs'>,
   ids: Iterable<string>,
   startable: (state: string) => boolean,
 ): Promise<StartAnswer> {
@@ -86,13 +89,18 @@ async function startInSlices(
 }
 
 /** Start all: every queued item; the others are listed with their state as the reason. */
-export function startAll(deps: Deps): Promise<StartAnswer> {
+export function startAll(
+  deps: Pick<Deps, 'config' | 'db' | 'downloads' | 'events' | 'jobs'>,
+): Promise<StartAnswer> {
   const ids = listDownloadItems(deps.db).map((item) => item.id)
   return startInSlices(deps, ids, (state) => state === 'queued')
 }
 
 /** Start selected: the startable ones; unknown or unstartable ids are skipped without error. */
-export function startSelected(deps: Deps, ids: string[]): Promise<StartAnswer> {
+export function startSelected(
+  deps: Pick<Deps, 'config' | 'db' | 'downloads' | 'events' | 'jobs'>,
+  ids: string[],
+): Promise<StartAnswer> {
   return startInSlices(deps, new Set(ids), (state) => STARTABLE_STATES.includes(state))
 }
 
@@ -100,7 +108,7 @@ export function startSelected(deps: Deps, ids: string[]): Promise<StartAnswer> {
  * POST /{id}/stop: a download in flight is told to stop (it removes its partial files) and the
  * item is queued again; without a running download nothing changes. Answers whether it stopped.
  */
-export function stopItem(deps: Deps, id: string): boolean {
+export function stopItem(deps: Pick<Deps, 'db' | 'downloads' | 'events'>, id: string): boolean {
   const item = requireItem(deps, id)
   const runtime = downloadRuntime(deps)
   const token = runtime.running.get(id)
@@ -116,7 +124,7 @@ export function stopItem(deps: Deps, id: string): boolean {
  * it. Either way the answer is recorded on the item. 409 unless it awaits that answer.
  */
 export async function confirmOlder(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'downloads' | 'events' | 'jobs'>,
   id: string,
   proceed: boolean,
 ): Promise<{ state: string; job?: number }> {

@@ -12,7 +12,7 @@ import { removeOrphanStagedDownloads } from './staging.ts'
 export const STALE_AFTER_RESTART = 'stale_after_restart'
 
 export async function sweepInterruptedDownloads(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'events'>,
 ): Promise<{ stale: number; orphans: number }> {
   const stale = listDownloadItemsByState(deps.db, IN_FLIGHT_STATES)
   if (stale.length > 0)

@@ -78,7 +78,7 @@ type Totals = { done: number; announced: number | undefined; allKnown: boolean }
  * so far announced one (absent otherwise, never 0). A failure or a stop removes what was written.
  */
 export async function fetchResources(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'outbound'>,
   resources: Resource[],
   task: DownloadTask,
   signal: AbortSignal,
@@ -104,7 +104,7 @@ export async function fetchResources(
 }
 
 async function fetchOne(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'outbound'>,
   resource: Resource,
   task: DownloadTask,
   signal: AbortSignal,
@@ -212,7 +212,7 @@ const PAGE_EXTENSION = /\.(jpe?g|png|gif|webp|avif|jxl|bmp|tiff?)$/i
  * One CBZ of every fetched resource, in order, named 001.<ext>, 002.<ext>, ... so the page order
  * is the plugin's. The parts are removed.
  */
-export async function bundleAsCbz(deps: Deps, parts: Fetched[]): Promise<string> {
+export async function bundleAsCbz(deps: Pick<Deps, 'config'>, parts: Fetched[]): Promise<string> {
   const width = Math.max(3, String(parts.length).length)
   const entries = []
   for (const [i, part] of parts.entries()) {

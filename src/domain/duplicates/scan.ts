@@ -17,7 +17,7 @@ import {
   savePageHashes,
   type ArchiveHashRow,
 } from '../../db/repos/duplicates.repo.ts'
-import { makeThumbnail, readThumbnailFile } from '../archives/thumbnails.ts'
+import { makeThumbnail, readThumbnailFile, type ThumbnailDeps } from '../archives/thumbnails.ts'
 import { AppError } from '../../errors.ts'
 import { eachLimited } from '../../model/each-limited.ts'
 import {
@@ -67,7 +67,7 @@ function coverIsCurrent(row: DuplicateScanRow, stored: ArchiveHashRow | undefine
  * The cover from its existing thumbnail (a small decode), else from a new thumbnail, whose making
  * hashes it (thumbnails.ts). Returns the hash, null when it could not be taken.
  */
-async function hashMissingCover(deps: Deps, row: ArchiveRow): Promise<string | null> {
+async function hashMissingCover(deps: ThumbnailDeps, row: ArchiveRow): Promise<string | null> {
   // Read when found, in one step: a rescan may remove it between a look and a later read.
   const image = row.thumbhash === null ? null : await readThumbnailFile(deps, row.id, 0)
   if (image) return hashCover(deps, row.id, image.bytes, row.thumbhash!)
@@ -79,7 +79,11 @@ async function hashMissingCover(deps: Deps, row: ArchiveRow): Promise<string | n
  * A sampled page's hash, from its page thumbnail (made now when missing, and kept for the reader).
  * A page that cannot be read or decoded gets null: it agrees with nothing.
  */
-async function hashPage(deps: Deps, row: ArchiveRow, page: number): Promise<string | null> {
+async function hashPage(
+  deps: ThumbnailDeps,
+  row: ArchiveRow,
+  page: number,
+): Promise<string | null> {
   try {
     const kept = await readThumbnailFile(deps, row.id, page)
     const bytes = kept?.bytes ?? (await Bun.file(await makeThumbnail(deps, row, page)).bytes())
@@ -91,7 +95,7 @@ async function hashPage(deps: Deps, row: ArchiveRow, page: number): Promise<stri
 }
 
 /** Hashes the sampled pages (group.ts `samplePages`) and stores them. */
-async function hashSampledPages(deps: Deps, row: ArchiveRow): Promise<(string | null)[]> {
+async function hashSampledPages(deps: ThumbnailDeps, row: ArchiveRow): Promise<(string | null)[]> {
   const hashes: (string | null)[] = []
   for (const page of samplePages(row.pagecount)) hashes.push(await hashPage(deps, row, page))
   savePageHashes(deps.db, row.id, hashes, pagesSourceOf(row))
@@ -102,13 +106,16 @@ async function hashSampledPages(deps: Deps, row: ArchiveRow): Promise<(string | 
  * The whole row of an archive the scan must hash (its file is read), read only then: at a million
  * archives, whole rows of all of them (tags, summaries) are ~1 GB the scan never looks at.
  */
-function wholeRowOf(deps: Deps, row: DuplicateScanRow): ArchiveRow {
+function wholeRowOf(deps: Pick<Deps, 'db'>, row: DuplicateScanRow): ArchiveRow {
   const whole = findArchive(deps.db, row.id)
   if (!whole || whole.unlinked) throw new Error('the archive is gone')
   return whole
 }
 
-export async function findDuplicates(deps: Deps, control: ScanControl): Promise<ScanOutcome> {
+export async function findDuplicates(
+  deps: ThumbnailDeps,
+  control: ScanControl,
+): Promise<ScanOutcome> {
   const { signal } = control
   const rows = listDuplicateScanRows(deps.db)
   const stored = new Map(listArchiveHashes(deps.db).map((h) => [h.archiveId, h]))

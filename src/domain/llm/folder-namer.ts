@@ -27,7 +27,10 @@ resolution marks, file extensions) and, when the names make it clear, the author
 author_tag null when unsure.`
 
 /** The namer, or undefined when no provider is configured (the script then keeps folder names). */
-export function llmFolderNamer(deps: Deps, signal?: AbortSignal): FolderNamer | undefined {
+export function llmFolderNamer(
+  deps: Pick<Deps, 'llm'>,
+  signal?: AbortSignal,
+): FolderNamer | undefined {
   if (!deps.llm.configured()) return undefined
   // A provider that is down or too slow for one folder is for the next: the rest of the run keeps
   // folder names at once instead of waiting out a timeout per folder. A bad answer is per folder.

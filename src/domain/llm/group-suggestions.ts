@@ -85,7 +85,7 @@ function tagValues(tags: string, namespace: string): string[] {
 }
 
 /** Candidate groups, without the model, among archives in no Tankoubon yet. */
-export function findGroupCandidates(deps: Deps): GroupCandidate[] {
+export function findGroupCandidates(deps: Pick<Deps, 'db'>): GroupCandidate[] {
   const grouped = new Set<string>()
   for (const { members } of findTankoubonsWithMembers(deps.db))
     for (const id of members) grouped.add(id)
@@ -182,7 +182,7 @@ type AnswerShape = {
 
 /** Finds candidates, leaves out ignored ones, and asks the model to confirm and name them. */
 export async function suggestGroups(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'llm'>,
   options: { limit?: number; signal?: AbortSignal } = {},
 ): Promise<GroupSuggestions> {
   if (!deps.llm.configured())
@@ -244,7 +244,7 @@ function cleanIds(raw: readonly string[]): string[] {
 
 /** Ignores a suggestion by its archives (POST .../ignore); again: ignored_at is overwritten. */
 export function ignoreGroupSuggestion(
-  deps: Deps,
+  deps: Pick<Deps, 'db'>,
   archiveIds: readonly string[],
 ): IgnoredGroupSuggestion {
   const ids = cleanIds(archiveIds)
@@ -255,7 +255,7 @@ export function ignoreGroupSuggestion(
 
 /** Re-enables a suggestion by key or archives (DELETE .../ignore); a no-op when not ignored. */
 export function unignoreGroupSuggestion(
-  deps: Deps,
+  deps: Pick<Deps, 'db'>,
   target: { key?: string; archiveIds?: readonly string[] },
 ): { key: string; removed: boolean } {
   let key: string
@@ -269,6 +269,6 @@ export function unignoreGroupSuggestion(
   return { key, removed }
 }
 
-export function listIgnoredGroupSuggestions(deps: Deps): IgnoredGroupSuggestion[] {
+export function listIgnoredGroupSuggestions(deps: Pick<Deps, 'db'>): IgnoredGroupSuggestion[] {
   return listIgnoredSuggestions(deps.db)
 }

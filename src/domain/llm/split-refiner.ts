@@ -73,7 +73,10 @@ export function regroup(outputs: readonly SplitOutput[], answer: AnswerShape): S
 }
 
 /** The refiner, or undefined when no provider is configured (the folder suggestion stands). */
-export function llmSplitRefiner(deps: Deps, signal?: AbortSignal): SplitRefiner | undefined {
+export function llmSplitRefiner(
+  deps: Pick<Deps, 'llm'>,
+  signal?: AbortSignal,
+): SplitRefiner | undefined {
   if (!deps.llm.configured()) return undefined
   return async ({ title, tree, outputs }) => {
     // One output (or too many to describe) leaves nothing the model could usefully regroup.

@@ -41,7 +41,10 @@ of the title. Chapter names follow one pattern across the collection (e.g. "Vol.
 or the chapter's own subtitle when it has one).`
 
 /** The Tankoubon's members with their names, in reading order (vanished ones left out). */
-function membersOf(deps: Deps, rawId: string): { id: string; name: string; members: Member[] } {
+function membersOf(
+  deps: Pick<Deps, 'db'>,
+  rawId: string,
+): { id: string; name: string; members: Member[] } {
   const row = requireTankoubon(deps, rawId)
   const ids = visibleMembers(deps, row.id, null)
   const byId = new Map(findArchives(deps.db, ids).map((a) => [a.id, a]))
@@ -52,7 +55,7 @@ function membersOf(deps: Deps, rawId: string): { id: string; name: string; membe
   return { id: row.id, name: row.name, members }
 }
 
-function requireKey(deps: Deps): void {
+function requireKey(deps: Pick<Deps, 'llm'>): void {
   // The model is asked only when it can be: no key is a 400 before any database work.
   if (!deps.llm.configured())
     throw fail.bad_request('No language-model provider key is configured.')
@@ -69,7 +72,7 @@ function describe(members: Member[], from = 0): string {
 
 /** Suggestions for the Tankoubon's name and every chapter's (POST .../ai/rename-suggestions). */
 export async function suggestTankRename(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'llm'>,
   rawId: string,
   signal?: AbortSignal,
 ): Promise<RenameSuggestions> {
@@ -114,7 +117,7 @@ export async function suggestTankRename(
 
 /** A suggestion for one chapter, by its 0-based position (POST .../ai/rename-chapter). */
 export async function suggestChapterRename(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'llm'>,
   rawId: string,
   archiveIndex: number,
   signal?: AbortSignal,

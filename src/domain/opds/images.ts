@@ -24,7 +24,10 @@ const copyPathOf = (deps: Pick<Deps, 'config'>, id: string) =>
  * The archive's cover as JPEG: the stored cover when it is one, else its JPEG copy. No cover yet
  * (its job is queued) or a cover that does not convert: the placeholder.
  */
-export async function opdsCover(deps: Deps, row: ArchiveRow): Promise<ThumbnailOutcome> {
+export async function opdsCover(
+  deps: Pick<Deps, 'config' | 'db' | 'jobs' | 'thumbnailer'>,
+  row: ArchiveRow,
+): Promise<ThumbnailOutcome> {
   const cover = await getThumbnail(deps, row, { noFallback: false })
   if (cover.kind !== 'file' || cover.contentType === OPDS_IMAGE_TYPE) return cover
   const path = copyPathOf(deps, row.id)

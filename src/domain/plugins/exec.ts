@@ -10,7 +10,7 @@ import { tagsOverCap, textOverCap } from '../../model/metadata-limits.ts'
 import { requireArchive } from '../archives/lookup.ts'
 import { patchArchive, type ArchivePatch } from '../archives/save.ts'
 import { commit } from '../commit.ts'
-import { logField, runPlugin, runPluginBatch } from './run.ts'
+import { logField, runPlugin, runPluginBatch, type PluginRunDeps } from './run.ts'
 import type { RunLogLine } from './run-log.ts'
 import { requirePlugin } from './settings.ts'
 
@@ -38,7 +38,7 @@ class TooMuchMetadata extends AppError {
 const LOCK_WAIT_MS = 5_000
 const LOCK_RETRY_MS = 100
 
-async function withArchiveLock<T>(deps: Deps, id: string, fn: () => T): Promise<T> {
+async function withArchiveLock<T>(deps: Pick<Deps, 'locks'>, id: string, fn: () => T): Promise<T> {
   const until = Date.now() + LOCK_WAIT_MS
   for (;;) {
     try {
@@ -56,7 +56,7 @@ async function withArchiveLock<T>(deps: Deps, id: string, fn: () => T): Promise<
  * non-empty one that differs. Nothing is written when nothing changes.
  */
 export function applyMetadata(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'events' | 'locks'>,
   id: string,
   data: Record<string, unknown>,
 ): Promise<AppliedMetadata> {
@@ -103,7 +103,7 @@ function metadataPatch(
  * gone meanwhile are skipped.
  */
 async function applyMetadataMany(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'events' | 'locks'>,
   answers: Map<string, Record<string, unknown>>,
 ): Promise<{ applied: Map<string, AppliedMetadata>; refused: Map<string, string> }> {
   const applied = new Map<string, AppliedMetadata>()
@@ -138,7 +138,10 @@ async function applyMetadataMany(
 }
 
 /** One plugin as the queue endpoint asked: its failure fails the job with the plugin's message. */
-async function execOne(deps: Deps, args: { plugin: string; id?: string; arg?: string }) {
+async function execOne(
+  deps: PluginRunDeps & Pick<Deps, 'locks'>,
+  args: { plugin: string; id?: string; arg?: string },
+) {
   const plugin = await requirePlugin(deps, args.plugin)
   const archive = args.id || plugin.type === 'metadata' ? requireArchive(deps, args.id) : undefined
   const answer = await runPlugin(deps, plugin, archive, args.arg ?? null)
@@ -174,7 +177,11 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
  * fresh context per archive), and its answers are written as they arrive, a chunk per
  * transaction. A run that fails is listed with its message and the others go on.
  */
-async function execAuto(deps: Deps, ids: string[], progress: (fraction: number) => void) {
+async function execAuto(
+  deps: PluginRunDeps & Pick<Deps, 'locks'>,
+  ids: string[],
+  progress: (fraction: number) => void,
+) {
   await deps.plugins.registry.ready()
   const applied: ({ plugin: string; id: string; log?: RunLogLine[] } & AppliedMetadata)[] = []
   const failed: { plugin: string; id?: string; error: string; log?: RunLogLine[] }[] = []
@@ -267,7 +274,7 @@ function logBudget() {
 }
 
 export function execPluginJob(
-  deps: Deps,
+  deps: PluginRunDeps & Pick<Deps, 'locks'>,
   args: PluginExecArgs,
   progress: (fraction: number) => void = () => {},
 ) {
@@ -280,7 +287,7 @@ export function execPluginJob(
  * job) and queues the run; higher `priority` runs first.
  */
 export async function queuePluginRun(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'jobs' | 'plugins' | 'search'>,
   query: { plugin?: string; id?: string; arg?: string; priority?: string },
 ): Promise<{ job: number }> {
   const plugin = await requirePlugin(deps, query.plugin)

@@ -19,7 +19,10 @@ async function sourceOf(plugin: InstalledPlugin): Promise<Uint8Array> {
 }
 
 /** `<last>.zip` holding `<last>.ts`, where `<last>` is the namespace's last path component. */
-export async function exportPlugin(deps: Deps, namespace: string | undefined): Promise<PluginZip> {
+export async function exportPlugin(
+  deps: Pick<Deps, 'db' | 'plugins'>,
+  namespace: string | undefined,
+): Promise<PluginZip> {
   const plugin = await requirePlugin(deps, namespace)
   const last = plugin.namespace.split('/').pop()!
   return {
@@ -32,7 +35,10 @@ export async function exportPlugin(deps: Deps, namespace: string | undefined): P
  * `plugins.zip` holding each plugin as `<namespace>.ts`, in the order given (a repeated namespace
  * once). Any unknown namespace fails the whole batch with a 400 naming it.
  */
-export async function exportPlugins(deps: Deps, namespaces: string[]): Promise<PluginZip> {
+export async function exportPlugins(
+  deps: Pick<Deps, 'db' | 'plugins'>,
+  namespaces: string[],
+): Promise<PluginZip> {
   const unique = [...new Set(namespaces)]
   if (unique.length === 0) throw fail.bad_request('No plugin namespaces to export.')
   const entries = []

@@ -93,7 +93,11 @@ function options(value: unknown, what: string): Record<string, unknown> {
   return value as Record<string, unknown>
 }
 
-function search(deps: Deps, filterArg: unknown, optionsArg: unknown) {
+function search(
+  deps: Pick<Deps, 'db' | 'search' | 'settings'>,
+  filterArg: unknown,
+  optionsArg: unknown,
+) {
   const filter = text(filterArg ?? '', 'filter', MAX_FILTER_CHARS, true)
   const opts = options(optionsArg, 'search options')
   const start = count(opts.start, 'start', 0, Number.MAX_SAFE_INTEGER, 0)
@@ -107,7 +111,7 @@ function search(deps: Deps, filterArg: unknown, optionsArg: unknown) {
   return { total: found.recordsFiltered, archives }
 }
 
-function archives(deps: Deps, optionsArg: unknown) {
+function archives(deps: Pick<Deps, 'db'>, optionsArg: unknown) {
   const opts = options(optionsArg, 'archives options')
   const limit = count(opts.limit, 'limit', 1, MAX_LIBRARY_PAGE, 500)
   const after = opts.after === undefined || opts.after === null ? '0' : opts.after
@@ -131,12 +135,15 @@ function ids(value: unknown): string[] {
  * Favorites as docs/collections.md identifies it: the static category the bookmark button is
  * linked to (the first-install one, whatever it is called now), and any named like it.
  */
-function isFavorites(deps: Deps, category: { id: string; name: string }): boolean {
+function isFavorites(
+  deps: Pick<Deps, 'db' | 'settings'>,
+  category: { id: string; name: string },
+): boolean {
   return category.id === getBookmarkLink(deps) || category.name.trim() === FAVORITES_NAME
 }
 
 /** A write to a category a script may touch: Favorites is refused (it is the user's own). */
-function writableCategory(deps: Deps, value: unknown): string {
+function writableCategory(deps: Pick<Deps, 'db' | 'settings'>, value: unknown): string {
   const id = text(value, 'category id', 64)
   const category = findCategory(deps.db, id)
   if (category && isFavorites(deps, category))
@@ -145,7 +152,9 @@ function writableCategory(deps: Deps, value: unknown): string {
 }
 
 /** The grant given to one script run: each call is checked, then run against the library. */
-export function libraryGrant(deps: Deps): LibraryGrant {
+export function libraryGrant(
+  deps: Pick<Deps, 'db' | 'events' | 'search' | 'settings'>,
+): LibraryGrant {
   const used: Record<QuotaMethod, number> = {
     createCategory: 0,
     deleteCategory: 0,

@@ -12,7 +12,10 @@ export type ListedPlugin = InstalledPlugin & {
   loginInstalled: boolean | null
 }
 
-export async function listPluginsWithLogins(deps: Deps, type: string): Promise<ListedPlugin[]> {
+export async function listPluginsWithLogins(
+  deps: Pick<Deps, 'db' | 'plugins'>,
+  type: string,
+): Promise<ListedPlugin[]> {
   const listed = await listPlugins(deps, type)
   const links = loginLinks(type === 'all' ? listed : await listPlugins(deps, 'all'))
   return listed.map((plugin) => ({

@@ -1,9 +1,8 @@
 // Sessions of login plugins: the first run of a plugin naming `login_from` runs that login plugin,
 // and its cookies and headers are kept for a while for every later run, per server.
-import type { Deps } from '../../deps.ts'
 import { AppError, fail } from '../../errors.ts'
 import type { LoginSession } from '../../plugins/manifest.ts'
-import { pluginDataOf, runPluginRaw } from './run.ts'
+import { pluginDataOf, runPluginRaw, type PluginRunDeps } from './run.ts'
 import { findInstalledPlugin, pluginArgs } from './settings.ts'
 
 /** A site's session usually outlives this; logging in again now and then picks up a new one. */
@@ -32,7 +31,7 @@ function toSession(data: Record<string, unknown>, hosts: string[]): LoginSession
  * The session of the login plugin `namespace`, from its last run if it is recent and its file and
  * arguments are unchanged. A login that fails fails the run that needed it, and is not kept.
  */
-export async function loginSession(deps: Deps, namespace: string): Promise<LoginSession> {
+export async function loginSession(deps: PluginRunDeps, namespace: string): Promise<LoginSession> {
   const plugin = await findInstalledPlugin(deps, namespace)
   if (!plugin) throw fail.bad_request(`Plugin ${namespace} named in login_from is not installed.`)
   if (plugin.type !== 'login')

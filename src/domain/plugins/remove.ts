@@ -10,7 +10,7 @@ import { requirePlugin } from './settings.ts'
 
 /** Deletes the sideloaded plugin `namespace`, answering its namespace and the version it had. */
 export async function deletePlugin(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'plugins'>,
   namespace: string | undefined,
 ): Promise<{ namespace: string; version: string }> {
   const plugin = await requirePlugin(deps, namespace)

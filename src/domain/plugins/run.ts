@@ -111,7 +111,16 @@ export type PreparedPlugin = {
   secrets: string[]
 }
 
-export async function preparePlugin(deps: Deps, plugin: InstalledPlugin): Promise<PreparedPlugin> {
+/** What running a plugin needs: the sandbox, its settings and login, and the library it may use. */
+export type PluginRunDeps = Pick<
+  Deps,
+  'config' | 'db' | 'events' | 'plugins' | 'sandbox' | 'search' | 'settings'
+>
+
+export async function preparePlugin(
+  deps: PluginRunDeps,
+  plugin: InstalledPlugin,
+): Promise<PreparedPlugin> {
   // A login plugin's own login_from is not followed: two could name each other.
   const login =
     plugin.info.login_from && plugin.type !== 'login'
@@ -152,7 +161,7 @@ function ctxOf(
 }
 
 function tagOf(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'search' | 'settings'>,
   prepared: PreparedPlugin,
   archive: ArchiveRow | undefined,
 ): PluginRunTag {
@@ -241,7 +250,7 @@ function answerOf(
  * the run's secrets are masked in both.
  */
 export async function runPluginRaw(
-  deps: Deps,
+  deps: PluginRunDeps,
   plugin: InstalledPlugin,
   archive: ArchiveRow | undefined,
   oneshot: string | null,
@@ -277,7 +286,7 @@ export async function runPluginRaw(
  * plugin is a 400 with its message.
  */
 export async function runPlugin(
-  deps: Deps,
+  deps: PluginRunDeps,
   plugin: InstalledPlugin,
   archive: ArchiveRow | undefined,
   oneshot: string | null,
@@ -296,7 +305,7 @@ export type BatchOutcome =
  * (a run's failure fails that archive only). A plugin that cannot be read or compiled throws.
  */
 export async function runPluginBatch(
-  deps: Deps,
+  deps: PluginRunDeps,
   plugin: InstalledPlugin,
   archives: ArchiveRow[],
   onAnswer: (archive: ArchiveRow, outcome: BatchOutcome) => void,

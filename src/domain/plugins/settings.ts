@@ -61,7 +61,10 @@ function toInstalled(row: PluginRow): InstalledPlugin {
 }
 
 /** Listings wait for the registration that started with the server. */
-export async function listPlugins(deps: Deps, type: string): Promise<InstalledPlugin[]> {
+export async function listPlugins(
+  deps: Pick<Deps, 'db' | 'plugins'>,
+  type: string,
+): Promise<InstalledPlugin[]> {
   if (type !== 'all' && !PLUGIN_TYPES.includes(type as PluginType))
     throw fail.bad_request(`Unknown plugin type ${type}: use ${PLUGIN_TYPES.join(', ')} or all.`)
   await deps.plugins.registry.ready()
@@ -70,7 +73,7 @@ export async function listPlugins(deps: Deps, type: string): Promise<InstalledPl
 
 /** The installed plugin of that namespace, once registration is done; undefined when none. */
 export async function findInstalledPlugin(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'plugins'>,
   namespace: string | undefined,
 ): Promise<InstalledPlugin | undefined> {
   if (!namespace) return undefined
@@ -80,7 +83,7 @@ export async function findInstalledPlugin(
 }
 
 export async function requirePlugin(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'plugins'>,
   namespace: string | undefined,
 ): Promise<InstalledPlugin> {
   if (!namespace) throw fail.bad_request('Missing plugin namespace.')
@@ -96,7 +99,7 @@ function reconcileArgs(plugin: InstalledPlugin, stored: unknown[]): unknown[] {
 }
 
 /** The saved arguments, one per parameter, secrets included: for runs, never for answers. */
-function storedArgs(deps: Deps, plugin: InstalledPlugin): unknown[] {
+function storedArgs(deps: Pick<Deps, 'db'>, plugin: InstalledPlugin): unknown[] {
   const row = findPlugin(deps.db, plugin.namespace)
   const stored = row ? (JSON.parse(row.customargs) as unknown) : []
   return reconcileArgs(plugin, Array.isArray(stored) ? stored : [])
@@ -110,7 +113,7 @@ const isSet = (value: unknown) => value !== undefined && value !== null && value
  * parameter whether a secret one holds a value (like the write-only `llm_api_key`).
  */
 export async function getPluginSettings(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'plugins'>,
   namespace: string | undefined,
 ): Promise<PluginSettings> {
   const plugin = await requirePlugin(deps, namespace)
@@ -134,7 +137,7 @@ export async function getPluginSettings(
  * wipes it; `""` clears it.
  */
 export async function setPluginSettings(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'plugins'>,
   namespace: string | undefined,
   patch: { customargs?: unknown[]; enabled?: boolean },
 ): Promise<PluginSettings> {
@@ -157,7 +160,7 @@ export async function setPluginSettings(
 
 /** The arguments a run gets: each saved value under its parameter's name (or its position). */
 export async function pluginArgs(
-  deps: Deps,
+  deps: Pick<Deps, 'db'>,
   plugin: InstalledPlugin,
 ): Promise<Record<string, unknown>> {
   const customargs = storedArgs(deps, plugin)
@@ -176,7 +179,7 @@ export function pluginTimeoutMs(deps: Pick<Deps, 'db' | 'settings'>, namespace: 
 }
 
 export async function getPluginOptions(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'plugins'>,
   namespace: string | undefined,
 ): Promise<PluginOptions> {
   const plugin = await requirePlugin(deps, namespace)
@@ -217,7 +220,7 @@ function optionsPatchOf(body: unknown): Partial<PluginOptions> {
 
 /** Partial: omitted fields keep their stored value. Domain rules are checked before anything is saved. */
 export async function updatePluginOptions(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'outbound' | 'plugins'>,
   namespace: string | undefined,
   body: unknown,
 ): Promise<PluginOptions> {
@@ -231,7 +234,7 @@ export async function updatePluginOptions(
 }
 
 export async function resetPluginOptions(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'outbound' | 'plugins'>,
   namespace: string | undefined,
 ): Promise<PluginOptions> {
   const plugin = await requirePlugin(deps, namespace)
@@ -244,7 +247,7 @@ export async function resetPluginOptions(
  * The outbound client holds one rule list: the rules of every plugin, by priority; a pattern two
  * plugins both name keeps the first plugin's rule.
  */
-export function applyDomainRules(deps: Deps): void {
+export function applyDomainRules(deps: Pick<Deps, 'db' | 'outbound'>): void {
   const rules = new Map<string, DomainRule>()
   for (const row of listPluginRows(deps.db))
     for (const rule of parseDomainRules(storedOptions(row).domain_rules))
@@ -254,7 +257,7 @@ export function applyDomainRules(deps: Deps): void {
 
 /** Each listed namespace of `type` gets its position as priority; others are skipped silently. */
 export async function setPluginPriority(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'plugins'>,
   type: string,
   namespaces: string[],
 ): Promise<void> {

@@ -68,7 +68,7 @@ export type InstalledAnswer = {
  * gets is refused; the wizard's save names the file after that namespace itself.
  */
 export async function installUploadedPlugin(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'plugins' | 'sandbox'>,
   filename: string,
   bytes: Uint8Array,
   options: { replace: boolean; declaredNamespace: 'must-match' | 'ignored' } = {

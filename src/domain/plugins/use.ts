@@ -1,11 +1,10 @@
 // Running an installed plugin now (POST /api/plugins/use), answered as LANraragi answers it: 200
 // for every outcome of the run, `success` telling which. Its clients read a refusal from the body
 // (the lanraragi Python client expects "Plugin not found on system." at 200); nothing is written.
-import type { Deps } from '../../deps.ts'
 import { AppError, fail } from '../../errors.ts'
 import type { PluginType } from '../../plugins/manifest.ts'
 import { requireArchive } from '../archives/lookup.ts'
-import { failureLog, logField, runPlugin } from './run.ts'
+import { failureLog, logField, runPlugin, type PluginRunDeps } from './run.ts'
 import type { RunLogLine } from './run-log.ts'
 import { findInstalledPlugin } from './settings.ts'
 
@@ -29,7 +28,7 @@ export type UseAnswer =
  * `success: 0` answer with LANraragi's wording where it has one; a server fault stays an error.
  */
 export async function usePlugin(
-  deps: Deps,
+  deps: PluginRunDeps,
   params: { plugin?: string; id?: string; arg?: string },
 ): Promise<UseAnswer> {
   let type: PluginType | null = null

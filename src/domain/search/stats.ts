@@ -8,7 +8,7 @@ export type StatsOptions = { minweight: number; hideExcludedNamespaces: boolean 
 
 /** Tags used at least `minweight` times, most used first; null until the index is built. */
 export function tagStatistics(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'search' | 'settings'>,
   options: StatsOptions,
   guestScoped: boolean,
 ): TagStat[] | null {
@@ -27,14 +27,17 @@ export function tagStatistics(
 }
 
 /** Archives whose tags, LANraragi's ignored namespaces aside, are empty; null until built. */
-export function untaggedArchiveIds(deps: Deps, guestScoped: boolean): string[] | null {
+export function untaggedArchiveIds(
+  deps: Pick<Deps, 'db' | 'search'>,
+  guestScoped: boolean,
+): string[] | null {
   if (!deps.search.ready) return null
   return deps.search.untaggedIds(guestScoped ? guestVisibleIds(deps) : null)
 }
 
 /** Tags for what a user typed, typos tolerated, most relevant first; null until built. */
 export function suggestTags(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'search'>,
   text: string,
   count: number,
   guestScoped: boolean,

@@ -63,7 +63,7 @@ type Inherited = {
 /** A catalogued output, with the pages its mapped bookmarks are on. */
 type Written = { id: string; path: string; bookmarkPages: number[] }
 
-function inheritedOf(deps: Deps, archive: ArchiveRow): Inherited {
+function inheritedOf(deps: Pick<Deps, 'db'>, archive: ArchiveRow): Inherited {
   const tags = normalizeTags(archive.tags)
     .split(',')
     .filter((tag) => tag && !tag.startsWith('date_added:'))
@@ -82,9 +82,15 @@ function inheritedOf(deps: Deps, archive: ArchiveRow): Inherited {
   return { tags, summary: archive.summary, categoryIds, bookmarks, progress }
 }
 
+/** What a split needs: reading the source, writing, placing and cataloguing its outputs. */
+export type SplitWriteDeps = Pick<
+  Deps,
+  'archives' | 'config' | 'db' | 'events' | 'jobs' | 'locks' | 'reader'
+>
+
 /** Runs a split; answers the new archives' ids in output order. */
 export async function executeSplit(
-  deps: Deps,
+  deps: SplitWriteDeps,
   request: SplitRequest,
   report: (progress: SplitProgress) => void,
   signal?: AbortSignal,
@@ -106,7 +112,7 @@ export async function executeSplit(
 }
 
 async function writeOutputs(
-  deps: Deps,
+  deps: SplitWriteDeps,
   archive: ArchiveRow,
   request: SplitRequest,
   written: Written[],
@@ -145,7 +151,7 @@ async function writeOutputs(
  * their member lists back and the outputs go, not the original.
  */
 async function deleteOriginal(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'locks' | 'reader'>,
   archive: ArchiveRow,
   written: Written[],
   journal: SplitJournal,
@@ -185,7 +191,7 @@ async function deleteOriginal(
 }
 
 async function writeOutput(
-  deps: Deps,
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'events' | 'jobs'>,
   source: SplitSource,
   output: SplitOutput,
   inherited: Inherited,
@@ -286,7 +292,11 @@ async function placeWithoutOverwrite(tempPath: string, finalPath: string): Promi
 }
 
 /** `<name>.cbz`, or `<name> (2).cbz` and on when a file or row holds it. Inside placement. */
-async function freePath(deps: Deps, folder: string, name: string): Promise<string> {
+async function freePath(
+  deps: Pick<Deps, 'archives' | 'config' | 'db'>,
+  folder: string,
+  name: string,
+): Promise<string> {
   for (let n = 1; ; n++) {
     const path = join(folder, n === 1 ? `${name}.cbz` : `${name} (${n}).cbz`)
     if (!deps.archives.uploads.paths.has(path) && !(await isPathTaken(deps, path))) return path
@@ -294,7 +304,10 @@ async function freePath(deps: Deps, folder: string, name: string): Promise<strin
 }
 
 /** Undoes catalogued outputs: their rows (memberships and bookmarks with them), files, covers. */
-async function removeWritten(deps: Deps, written: Written[]): Promise<void> {
+async function removeWritten(
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'reader'>,
+  written: Written[],
+): Promise<void> {
   for (const { id, path, bookmarkPages } of written) {
     try {
       commit(deps, (w) => {

@@ -18,7 +18,7 @@ const parse = (text: string | null): Record<string, unknown> => {
 }
 
 /** The newest archive_split job of the archive; 404 when it was never split (or long ago). */
-export function latestSplitJob(deps: Deps, rawId: string): JobRow {
+export function latestSplitJob(deps: Pick<Deps, 'jobs'>, rawId: string): JobRow {
   const id = parseArchiveId(rawId)
   const job = deps.jobs
     .list()
@@ -50,7 +50,7 @@ function progressOf(job: JobRow): SplitProgress | null {
  * unsubscribe, for a client that leaves first.
  */
 export function followSplit(
-  deps: Deps,
+  deps: Pick<Deps, 'events' | 'jobs'>,
   rawId: string,
   update: (update: SplitUpdate) => void,
   end: () => void,

@@ -67,7 +67,9 @@ export async function openSplitJournal(
  * Boot only, before the first scan and before jobs resume: settles each split a crash cut short.
  * Returns how many journals there were.
  */
-export async function recoverInterruptedSplits(deps: Deps): Promise<number> {
+export async function recoverInterruptedSplits(
+  deps: Pick<Deps, 'config' | 'db' | 'events'>,
+): Promise<number> {
   const names = (await readdir(deps.config.tempDir).catch(() => [] as string[])).filter(
     (name) => name.startsWith(SPLIT_JOURNAL_PREFIX) && name.endsWith('.json'),
   )
@@ -87,7 +89,10 @@ export async function recoverInterruptedSplits(deps: Deps): Promise<number> {
   return names.length
 }
 
-async function settle(deps: Deps, state: SplitJournalState): Promise<void> {
+async function settle(
+  deps: Pick<Deps, 'config' | 'db' | 'events'>,
+  state: SplitJournalState,
+): Promise<void> {
   const originalKept = findArchive(deps.db, state.original.id) !== undefined
   if (state.phase === 'deleting' && !originalKept) {
     // The original's row delete committed: the split is done but for its file and covers.
@@ -116,7 +121,10 @@ async function settle(deps: Deps, state: SplitJournalState): Promise<void> {
 }
 
 /** An output's row, bookmarks, covers and file; the file only when it is that output's. */
-async function removeOutput(deps: Deps, output: { id: string; path: string }): Promise<void> {
+async function removeOutput(
+  deps: Pick<Deps, 'config' | 'db' | 'events'>,
+  output: { id: string; path: string },
+): Promise<void> {
   commit(deps, (w) => {
     deleteArchiveRows(w, [output.id])
     for (const bookmark of listArchiveBookmarks(w.db, output.id))

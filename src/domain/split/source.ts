@@ -87,7 +87,10 @@ export function isNestedArchiveName(name: string): boolean {
  * read (corrupt, too large, an unsafe entry name inside) refuses the whole source with 422: a
  * split that silently left a volume out could lose it when the original is deleted.
  */
-export async function readSplitSource(deps: Deps, archive: ArchiveRow): Promise<SplitSource> {
+export async function readSplitSource(
+  deps: Pick<Deps, 'config' | 'reader'>,
+  archive: ArchiveRow,
+): Promise<SplitSource> {
   const absPath = toAbsolutePath(deps.config.contentDir, archive.path)
   const listing = await deps.reader.listFiles(absPath)
   const tempDir = join(deps.config.tempDir, `${SPLIT_TEMP_PREFIX}${crypto.randomUUID()}`)
@@ -163,7 +166,7 @@ export async function readSplitSource(deps: Deps, archive: ArchiveRow): Promise<
 }
 
 async function copyOutNested(
-  deps: Deps,
+  deps: Pick<Deps, 'reader'>,
   absPath: string,
   name: string,
   tempDir: string,

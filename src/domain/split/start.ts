@@ -11,7 +11,7 @@ import { splitJobKey } from './execute.ts'
 
 export type SplitOptions = { outputs?: SplitOutput[]; deleteOriginal?: boolean }
 
-function liveSplitJob(deps: Deps, id: string): number | undefined {
+function liveSplitJob(deps: Pick<Deps, 'jobs'>, id: string): number | undefined {
   return deps.jobs
     .list()
     .find(
@@ -24,7 +24,7 @@ function liveSplitJob(deps: Deps, id: string): number | undefined {
 
 /** Queues the archive_split job; answers its id. */
 export async function startSplit(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'jobs' | 'locks' | 'reader' | 'search'>,
   rawId: string,
   options: SplitOptions,
 ): Promise<number> {

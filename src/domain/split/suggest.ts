@@ -64,7 +64,7 @@ function nameOfGroup(source: SplitSource, group: string): string {
   return dot > 0 ? leaf.slice(0, dot) : leaf
 }
 
-async function fileStampOf(deps: Deps, archive: ArchiveRow): Promise<string> {
+async function fileStampOf(deps: Pick<Deps, 'config'>, archive: ArchiveRow): Promise<string> {
   const info = await stat(toAbsolutePath(deps.config.contentDir, archive.path)).catch(
     (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') throw fail.not_found('The archive file is missing.')
@@ -76,7 +76,7 @@ async function fileStampOf(deps: Deps, archive: ArchiveRow): Promise<string> {
 
 /** Analyses the archive now and stores the result (POST). */
 export async function analyzeSplit(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'search'>,
   rawId: string,
   refine?: SplitRefiner,
 ): Promise<SplitSuggestion> {
@@ -111,7 +111,10 @@ export async function analyzeSplit(
  * The stored suggestion (GET); analysed on the first read, and again when the file changed since
  * (its pages may not be the ones stored).
  */
-export async function currentSplitSuggestion(deps: Deps, rawId: string): Promise<SplitSuggestion> {
+export async function currentSplitSuggestion(
+  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'search'>,
+  rawId: string,
+): Promise<SplitSuggestion> {
   const archive = requireArchive(deps, rawId)
   const stored = findSplitSuggestion(deps.db, archive.id)
   if (stored && stored.fileStamp === (await fileStampOf(deps, archive)))

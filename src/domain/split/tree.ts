@@ -68,7 +68,10 @@ function sortChildren(node: SplitTreeNode): void {
   for (const child of node.children) sortChildren(child)
 }
 
-export async function splitTree(deps: Deps, rawId: string): Promise<SplitTree> {
+export async function splitTree(
+  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'search'>,
+  rawId: string,
+): Promise<SplitTree> {
   const archive = requireArchive(deps, rawId)
   const source = await readSplitSource(deps, archive)
   try {

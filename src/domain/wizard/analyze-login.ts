@@ -46,7 +46,7 @@ export type LoginAnalysis = {
 }
 
 export async function analyzeLogin(
-  deps: Deps,
+  deps: Pick<Deps, 'llm' | 'outbound'>,
   body: { url: string; html?: string },
   signal?: AbortSignal,
 ): Promise<LoginAnalysis> {

@@ -54,7 +54,7 @@ const INFO_LIMITS = { wallMs: 10_000, memoryMb: 64 }
  * wizard tries many drafts, and each would stay there for the life of the process.
  */
 export async function readSourceManifest(
-  deps: Deps,
+  deps: Pick<Deps, 'sandbox'>,
   source: string,
 ): Promise<{ ok: true; manifest: PluginManifest } | { ok: false; reason: string }> {
   let info: unknown
@@ -76,7 +76,10 @@ export async function readSourceManifest(
 }
 
 /** Runs the checks; a failed one is data (the wizard shows it), never a throw. */
-export async function checkPluginSource(deps: Deps, source: string): Promise<SourceCheck> {
+export async function checkPluginSource(
+  deps: Pick<Deps, 'sandbox'>,
+  source: string,
+): Promise<SourceCheck> {
   if (source.trim() === '') return { ok: false, errors: ['The plugin source is empty.'] }
   const read = await readSourceManifest(deps, source)
   if (!read.ok) return { ok: false, errors: [`Not a valid plugin: ${read.reason}`] }

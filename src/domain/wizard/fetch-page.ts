@@ -11,7 +11,7 @@ const PAGE_TIMEOUT_MS = 20_000
 export type FetchedPage = { url: string; status: number; headers: Headers; markup: string }
 
 /** The page at `url`; a refused or failed fetch is a 400 naming why. */
-export async function fetchPage(deps: Deps, url: string): Promise<FetchedPage> {
+export async function fetchPage(deps: Pick<Deps, 'outbound'>, url: string): Promise<FetchedPage> {
   try {
     const response = await deps.outbound.fetchOutbound(
       url,

@@ -33,7 +33,7 @@ export class GenerationError extends Error {
 }
 
 export async function generatePlugin(
-  deps: Deps,
+  deps: Pick<Deps, 'llm' | 'sandbox'>,
   request: GenerationRequest,
   on: { phase(phase: GenerationPhase): void; delta(text: string): void },
   signal: AbortSignal,

@@ -43,7 +43,7 @@ const SYSTEM =
   'or null) and notes (anything else the plugin author must know).'
 
 export async function lookupSite(
-  deps: Deps,
+  deps: Pick<Deps, 'llm' | 'outbound'>,
   body: { url?: string; query?: string },
   signal?: AbortSignal,
 ): Promise<LookupAnswer> {

@@ -5,13 +5,13 @@ import type { Deps } from '../../deps.ts'
 import { AppError, fail } from '../../errors.ts'
 import type { ChatMessage } from '../../llm/client.ts'
 
-export function requireModel(deps: Deps): void {
+export function requireModel(deps: Pick<Deps, 'llm'>): void {
   if (!deps.llm.configured())
     throw fail.bad_request('No language-model provider key is configured.')
 }
 
 export async function askModel<S extends TSchema>(
-  deps: Deps,
+  deps: Pick<Deps, 'llm'>,
   messages: ChatMessage[],
   schema: S,
   signal?: AbortSignal,

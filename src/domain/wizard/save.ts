@@ -11,7 +11,7 @@ import { checkPluginSource, requireSourceSize } from './check-source.ts'
  * the manifest's namespace or name. 400 when a check fails, 409 when the namespace is taken.
  */
 export async function saveWizardPlugin(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'plugins' | 'sandbox'>,
   body: { source: string; filename?: string },
 ): Promise<{ namespace: string }> {
   requireSourceSize(body.source)

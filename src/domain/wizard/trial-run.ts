@@ -2,7 +2,6 @@
 // sandbox as an installed plugin of its type would (its own hosts only, the real fetch rules, the
 // server's limits, its login plugin's session), against a URL or an archive. Nothing is installed
 // or written: a script plugin gets no ctx.library, since that could change categories.
-import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
 import { wrongAnswer } from '../../plugins/answer-check.ts'
 import {
@@ -15,7 +14,7 @@ import { ENTRY_OF, type LoginSession, type PluginManifest } from '../../plugins/
 import { requireArchive } from '../archives/lookup.ts'
 import { toAbsolutePath } from '../archives/files.ts'
 import { loginSession } from '../plugins/login.ts'
-import { pluginArchiveOf } from '../plugins/run.ts'
+import { pluginArchiveOf, type PluginRunDeps } from '../plugins/run.ts'
 import { readSourceManifest, requireSourceSize } from './check-source.ts'
 
 export type TrialRunRequest = {
@@ -45,7 +44,7 @@ function argsOf(manifest: PluginManifest, given: Record<string, unknown> = {}) {
 }
 
 export async function trialRunPlugin(
-  deps: Deps,
+  deps: PluginRunDeps,
   request: TrialRunRequest,
 ): Promise<TrialRunAnswer> {
   requireSourceSize(request.source)

@@ -288,14 +288,23 @@ export const archivesRoutes = (deps: Deps) =>
     )
 
 /** Archive metadata, or a Tankoubon's as one long archive (tankoubons_as_archives). */
-function metadataOf(deps: Deps, id: string, guestScoped: boolean) {
+function metadataOf(
+  deps: Pick<Deps, 'db' | 'search' | 'settings'>,
+  id: string,
+  guestScoped: boolean,
+) {
   if (!readsTankAsArchive(deps, id)) return toWireArchive(requireArchive(deps, id, guestScoped))
   const { tank, toc } = tankArchiveMetadata(deps, id, guestScoped)
   return { ...toWireTankArchive(tank), toc }
 }
 
 /** The archive and entry a page request names; under a Tankoubon's id, a member's. */
-async function pageOf(deps: Deps, id: string, selector: PageSelector, guestScoped: boolean) {
+async function pageOf(
+  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'search' | 'settings'>,
+  id: string,
+  selector: PageSelector,
+  guestScoped: boolean,
+) {
   if (readsTankAsArchive(deps, id)) return tankPageEntry(deps, id, selector, guestScoped)
   const row = requireArchive(deps, id, guestScoped)
   // Checked after the archive: a guest gets its 404 for a hidden archive first.

@@ -64,7 +64,7 @@ export const bookmarksPolicy = {
 } satisfies PolicyRows
 
 /** The member archive and local page a Tankoubon's global page lands on. */
-function tankTarget(deps: Deps, params: { id: string; page: string }) {
+function tankTarget(deps: Pick<Deps, 'db'>, params: { id: string; page: string }) {
   const resolved = resolveTankPage(deps, params.id, parsePageNumber(params.page))
   return { archiveId: resolved.archiveId, page: resolved.localPage }
 }

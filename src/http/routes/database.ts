@@ -59,7 +59,10 @@ export const databasePolicy = {
 } satisfies PolicyRows
 
 /** The uploaded backup file of a multipart body, stored under data/backups and checked. */
-async function receiveBackupForm(deps: Deps, request: Request) {
+async function receiveBackupForm(
+  deps: Pick<Deps, 'archives' | 'config' | 'jobs'>,
+  request: Request,
+) {
   const form = await readMultipart(request, deps.config, {
     field: 'file',
     receive: (_filename, content) => receiveBackupUpload(deps, content),

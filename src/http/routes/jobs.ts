@@ -27,7 +27,7 @@ function parseJobId(raw: string): number {
   return Number(raw)
 }
 
-function findJob(deps: Deps, raw: string) {
+function findJob(deps: Pick<Deps, 'jobs'>, raw: string) {
   const row = deps.jobs.get(parseJobId(raw))
   // LANraragi answers an unknown job with a 400 envelope, in these words.
   if (!row) throw fail.bad_request('No job with this ID.')

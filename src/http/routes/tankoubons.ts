@@ -154,7 +154,12 @@ export const tankoubonsRoutes = (deps: Deps) =>
     )
 
 /** The full response: `{filtered, result (with full_data), total}`, paged by `page` (-1 = all). */
-function fullTankoubon(deps: Deps, id: string, rawPage: string | undefined, guestScoped: boolean) {
+function fullTankoubon(
+  deps: Pick<Deps, 'db' | 'search' | 'settings'>,
+  id: string,
+  rawPage: string | undefined,
+  guestScoped: boolean,
+) {
   const page = parseListPage(rawPage, -1)
   const full = getFullTankoubon(deps, id, page, scopeFor(deps, guestScoped))
   return { filtered: full.filtered, result: toWireFullTankoubon(full.result), total: full.total }

@@ -1,12 +1,16 @@
 // `archive_split`: writes a split's outputs (domain/split/execute.ts) and tells the split stream
 // how it goes through split.* events; the job row keeps the last progress (notes) and the new
 // archives (result) for a stream opened after the job ended.
-import type { Deps } from '../../deps.ts'
 import { defineJob } from '../define-job.ts'
 import { messageOf, publicReason } from '../public-reason.ts'
-import { executeSplit, splitJobKey, type SplitRequest } from '../../domain/split/execute.ts'
+import {
+  executeSplit,
+  splitJobKey,
+  type SplitRequest,
+  type SplitWriteDeps,
+} from '../../domain/split/execute.ts'
 
-export const archiveSplitJob = (deps: Deps) =>
+export const archiveSplitJob = (deps: SplitWriteDeps) =>
   defineJob<SplitRequest>({
     concurrency: 1,
     // One split of an archive at a time (execute answers 409 while one is queued or running).

@@ -4,7 +4,7 @@ import { defineJob, type NoArgs } from '../define-job.ts'
 import { buildBackupDocument, countRecords } from '../../domain/database/backup-document.ts'
 import { writeBackupJobFile } from '../../domain/database/backup-files.ts'
 
-export const backupJob = (deps: Deps) =>
+export const backupJob = (deps: Pick<Deps, 'config' | 'db'>) =>
   defineJob<NoArgs>({
     concurrency: 1,
     async run(ctx) {

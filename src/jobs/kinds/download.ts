@@ -2,6 +2,7 @@
 // so a kind is registered per download plugin namespace, on its first start (and at boot for the
 // namespaces the queue already holds, so their queued jobs resume and end).
 import type { Deps } from '../../deps.ts'
+import type { DownloadIngestDeps } from '../../domain/downloads/ingest.ts'
 import { listDownloadItems } from '../../db/repos/downloads.repo.ts'
 import { runQueuedDownload } from '../../domain/downloads/download.ts'
 import {
@@ -16,7 +17,7 @@ import type { JobArgsByName } from './index.ts'
 /** Downloads of one plugin in flight at once (per-host limits come from the domain rules). */
 const DOWNLOADS_PER_PLUGIN = 2
 
-export const downloadJob = (deps: Deps) =>
+export const downloadJob = (deps: DownloadIngestDeps & Pick<Deps, 'outbound'>) =>
   defineJob<DownloadJobArgs>({
     concurrency: DOWNLOADS_PER_PLUGIN,
     uniqueKey: (args) => `download:${args.item}`,
@@ -25,7 +26,10 @@ export const downloadJob = (deps: Deps) =>
     run: (ctx, args) => runQueuedDownload(deps, ctx, args.item),
   })
 
-/** Makes download kinds registrable by namespace, and registers those the queue names now. */
+/**
+ * Makes download kinds registrable by namespace, and registers those the queue names now. Takes
+ * the whole Deps: the queue makes the kinds registered later from it (jobs.register).
+ */
 export function registerDownloadKinds(deps: Deps): void {
   const registered = new Set<string>()
   const register = (name: DownloadJobName) => {

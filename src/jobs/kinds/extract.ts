@@ -11,7 +11,7 @@ import { fail } from '../../errors.ts'
 
 export type ExtractArgs = { id: string; force?: boolean }
 
-export const extractJob = (deps: Deps) =>
+export const extractJob = (deps: Pick<Deps, 'config' | 'db' | 'events' | 'reader'>) =>
   defineJob<ExtractArgs>({
     concurrency: 1,
     uniqueKey: (args) => `extract:${args.id}`,

@@ -1,10 +1,10 @@
 // `find_duplicates`: the perceptual duplicate scan (domain/duplicates/scan.ts), one at a time.
-import type { Deps } from '../../deps.ts'
+import type { ThumbnailDeps } from '../../domain/archives/thumbnails.ts'
 import { defineJob, type NoArgs } from '../define-job.ts'
 import { findDuplicates } from '../../domain/duplicates/scan.ts'
 import { publicReason } from '../public-reason.ts'
 
-export const findDuplicatesJob = (deps: Deps) =>
+export const findDuplicatesJob = (deps: ThumbnailDeps) =>
   defineJob<NoArgs>({
     concurrency: 1,
     // A scan asked for while one is queued is the same scan; a running one may have passed

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.ts'
 import { defineJob } from '../define-job.ts'
 import { importLegacyUpload, type LegacyImportArgs } from '../../domain/database/import-legacy.ts'
 
-export const importLegacyJob = (deps: Deps) =>
+export const importLegacyJob = (deps: Pick<Deps, 'config' | 'db' | 'events' | 'settings'>) =>
   defineJob<LegacyImportArgs>({
     concurrency: 1,
     async run(ctx, args) {

@@ -3,13 +3,13 @@
 import type { Deps } from '../../deps.ts'
 import { defineJob } from '../define-job.ts'
 import { execPluginJob, type PluginExecArgs } from '../../domain/plugins/exec.ts'
-import { PluginFailure } from '../../domain/plugins/run.ts'
+import { PluginFailure, type PluginRunDeps } from '../../domain/plugins/run.ts'
 import { JobFailure } from '../job-failure.ts'
 
 /** The same automatic batch asked for twice (ids in order) is that batch. */
 const autoKey = (ids: string[]) => `plugin_exec:auto:${ids.length}:${Bun.hash(ids.join(','))}`
 
-export const pluginExecJob = (deps: Deps) =>
+export const pluginExecJob = (deps: PluginRunDeps & Pick<Deps, 'locks'>) =>
   defineJob<PluginExecArgs>({
     // Four at a time. An automatic batch is one sandbox isolate with 8 archives in flight, and
     // an archive spends most of its ~40 ms waiting, not running (its isolated-vm steps queued on

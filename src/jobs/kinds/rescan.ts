@@ -13,7 +13,9 @@ const MAX_LISTED_COVERS = 10_000
 /** `paths`: the watcher's changed paths (content-relative); without them, the whole folder. */
 export type RescanArgs = { paths?: string[] }
 
-export const rescanJob = (deps: Deps) =>
+export const rescanJob = (
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'events' | 'jobs' | 'reader'>,
+) =>
   defineJob<RescanArgs>({
     concurrency: 1,
     // A queued whole-folder pass absorbs another; a pass over some paths is never merged (its

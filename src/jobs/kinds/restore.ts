@@ -8,7 +8,7 @@ const MAX_RESTORE_ATTEMPTS = 3
 
 export type RestoreArgs = { upload: string; attempt?: number }
 
-export const restoreJob = (deps: Deps) =>
+export const restoreJob = (deps: Pick<Deps, 'config' | 'db' | 'events'>) =>
   defineJob<RestoreArgs>({
     // One at a time: two restores interleaved would each overwrite half of the other.
     concurrency: 1,

@@ -1,6 +1,6 @@
 // `thumbnails`: covers (page 0) or page thumbnails of the given archives, two in flight.
 // `regen_thumbs`: covers of every archive, all of them (force) or only the missing ones.
-import type { Deps } from '../../deps.ts'
+import type { ThumbnailDeps } from '../../domain/archives/thumbnails.ts'
 import { findArchive, listLinkedArchiveIds } from '../../db/repos/archives.repo.ts'
 import { defineJob, type JobContext } from '../define-job.ts'
 import {
@@ -30,7 +30,7 @@ type Task = { id: string; page: number }
 const PAGE_FAILURES = new Set(['unprocessable', 'bad_request'])
 
 async function runTasks(
-  deps: Deps,
+  deps: ThumbnailDeps,
   ctx: JobContext,
   tasks: Task[],
   force: boolean,
@@ -77,7 +77,7 @@ async function runTasks(
   return { total: tasks.length, made, failed }
 }
 
-export const thumbnailsJob = (deps: Deps) =>
+export const thumbnailsJob = (deps: ThumbnailDeps) =>
   defineJob<ThumbnailArgs>({
     // Covers requested by a grid of new archives arrive as many one-task jobs: run two at once.
     concurrency: 2,
@@ -100,7 +100,7 @@ export const thumbnailsJob = (deps: Deps) =>
     },
   })
 
-export const regenThumbsJob = (deps: Deps) =>
+export const regenThumbsJob = (deps: ThumbnailDeps) =>
   defineJob<RegenThumbsArgs>({
     concurrency: 1,
     uniqueKey: (args) => `regen_thumbs:${args.force ? 1 : 0}`,
