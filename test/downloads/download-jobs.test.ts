@@ -118,7 +118,7 @@ describe('download jobs', () => {
     for (const item of [second, third, other])
       await app.req(`/api/download_queue/${item.id}/stop`, { method: 'POST', cookie })
     await app.jobsDone()
-  }, 30_000)
+  }, 60_000)
 })
 
 describe('a database from before the download kind', () => {
@@ -184,5 +184,5 @@ describe('a database from before the download kind', () => {
     } finally {
       rmSync(root, { recursive: true, force: true })
     }
-  }, 30_000)
+  }, 60_000)
 })

@@ -1,5 +1,5 @@
 // The job of a queue download: one kind, `download`, whose jobs are named after their plugin's
-// namespace (the JobStatus name of a download, SPEC.md), so each plugin has its own slots.
+// namespace (a download's JobStatus name), so each plugin has its own slots.
 import type { Deps } from '../../deps.ts'
 import { runQueuedDownload } from '../../domain/downloads/download.ts'
 import type { DownloadJobArgs } from '../../domain/downloads/runtime.ts'
