@@ -2,6 +2,7 @@
 import { log } from './log.ts'
 import type { Area } from './area.ts'
 import type { DownloadUrlArgs } from '../domain/downloads/download-url.ts'
+import type { DownloadJobArgs } from '../domain/downloads/runtime.ts'
 import { downloadQueuePolicy, downloadQueueRoutes } from '../http/routes/download-queue.ts'
 import { downloadComparePolicy, downloadCompareRoutes } from '../http/routes/download-compare.ts'
 import { createDownloadRuntime, type DownloadRuntime } from '../domain/downloads/runtime.ts'
@@ -12,7 +13,7 @@ import {
 } from '../domain/downloads/compare-cache.ts'
 import { sweepInterruptedDownloads } from '../domain/downloads/sweep.ts'
 import { downloadUrlJob } from '../jobs/kinds/download-url.ts'
-import { registerDownloadKinds } from '../jobs/kinds/download.ts'
+import { downloadJob } from '../jobs/kinds/download.ts'
 
 export type DownloadsState = {
   /** Stop tokens, running jobs, metadata previews. */
@@ -21,7 +22,7 @@ export type DownloadsState = {
   comparisons: ComparisonCache
 }
 
-type DownloadsJobArgs = { download_url: DownloadUrlArgs }
+type DownloadsJobArgs = { download_url: DownloadUrlArgs; download: DownloadJobArgs }
 
 export const downloadsArea: Area<'downloads', DownloadsState, DownloadsJobArgs> = {
   name: 'downloads',
@@ -29,11 +30,10 @@ export const downloadsArea: Area<'downloads', DownloadsState, DownloadsJobArgs> 
     runtime: createDownloadRuntime(),
     comparisons: createComparisonCache(),
   }),
-  jobs: { download_url: downloadUrlJob },
+  jobs: { download_url: downloadUrlJob, download: downloadJob },
   subscribe: ({ events, downloads }) =>
     dropComparisonsOfRemovedItems(events, downloads.comparisons),
   recover: async (deps) => {
-    registerDownloadKinds(deps)
     // Before jobs resume: downloads a crash or stop cut are marked stale, so their jobs end.
     const swept = await sweepInterruptedDownloads(deps)
     if (swept.stale > 0) log.warn('downloads interrupted by the last stop', { count: swept.stale })

@@ -15,8 +15,13 @@ export type JobContext = {
 
 /** A job kind taking arguments A; its name is its key in the map the queue is given. */
 export type JobKind<A> = {
-  /** How many jobs of this kind run at once. */
+  /** How many jobs of this kind and of one name (see jobName) run at once. */
   concurrency: number
+  /**
+   * The name clients see (JobStatus `name`) when it is not the kind's: a queue download is named
+   * after its plugin's namespace. Each name has its own `concurrency` slots.
+   */
+  jobName?: (args: A) => string
   /** Jobs with the same key while one is queued or active are merged into it. */
   uniqueKey?: (args: A) => string | null
   /** False: only a queued twin absorbs a new job (a running scan may already have missed the change). */

@@ -27,10 +27,13 @@ const PRUNE_EVERY = 200
 
 /** M: the argument type of each job kind, by name (the server's is JobArgsByName). */
 export type JobQueue<M> = {
-  /** Makes each kind from deps; a job's name is its kind's key. Every name of M needs a kind. */
+  /**
+   * Makes each kind from deps; a job's name is its kind's key unless the kind names its jobs
+   * (`jobName`). Every name of M needs a kind.
+   */
   register<D>(factories: JobFactories<M, D>, deps: D): void
   /** Queues a job and returns its id; an equal live job (same uniqueKey) is returned instead. */
-  enqueue<K extends NameOf<M>>(name: K, args: M[K], options?: { priority?: number }): number
+  enqueue<K extends NameOf<M>>(kind: K, args: M[K], options?: { priority?: number }): number
   get(id: number): JobRow | undefined
   list(): JobRow[]
   /** Deletes a finished or failed job; 409 while queued or active, 404 when unknown. */
@@ -43,8 +46,11 @@ export type JobQueue<M> = {
   stop(): Promise<void>
 }
 
-/** The job names of a queue whose kinds take arguments M. */
+/** The kind names of a queue whose kinds take arguments M. */
 type NameOf<M> = keyof M & string
+
+/** The jobs of one name and their kind: they wait in turn and run up to its concurrency. */
+type Lane<K> = { kind: K; pending: number[]; running: number }
 
 export type JobQueueOptions = {
   /** Told when a job is queued, starts, reports progress and ends (`job.progress`). */
@@ -54,8 +60,8 @@ export type JobQueueOptions = {
 export function createJobQueue<M>(db: Db, options: JobQueueOptions = {}): JobQueue<M> {
   const log = createLogger('jobs')
   const kinds: Partial<{ [K in NameOf<M>]: JobKind<M[K]> }> = {}
-  const pending = new Map<NameOf<M>, number[]>()
-  const running = new Map<NameOf<M>, number>()
+  // By job name: a kind's concurrency holds per name (a download's is its plugin's namespace).
+  const lanes = new Map<string, Lane<NameOf<M>>>()
   // What this process really runs: a row the database calls queued or active but that is in
   // neither map (its end not yet written, another process) never absorbs a new job.
   const queued = new Map<number, JobRow>()
@@ -66,8 +72,23 @@ export function createJobQueue<M>(db: Db, options: JobQueueOptions = {}): JobQue
   let stopped = false
   let finishedSincePrune = 0
 
-  /** A stored job's name is one of ours when a kind of that name is registered. */
-  const isKindName = (name: string): name is NameOf<M> => Object.hasOwn(kinds, name)
+  /** The kind of a stored job, when one of that name is registered. */
+  const kindOf = (row: JobRow): NameOf<M> | undefined => {
+    const kindName = row.kind ?? row.name
+    return Object.hasOwn(kinds, kindName) ? (kindName as NameOf<M>) : undefined
+  }
+
+  /** Writes a queued job of the kind, named as the kind names it. */
+  const insert = <K extends NameOf<M>>(
+    kindName: K,
+    args: M[K],
+    uniqueKey: string | null,
+    priority: number,
+  ) => {
+    const name = kinds[kindName]?.jobName?.(args) ?? kindName
+    const kind = name === kindName ? null : kindName
+    return insertJob(db, { name, kind, args, uniqueKey, priority })
+  }
 
   /** The row as clients see it: the live row, or the stored one with any unsaved state. */
   const current = (id: number): JobRow | undefined => {
@@ -90,16 +111,15 @@ export function createJobQueue<M>(db: Db, options: JobQueueOptions = {}): JobQue
     }
   }
 
-  const pump = (name: NameOf<M>) => {
-    const kind = kinds[name]
+  const pump = (lane: Lane<NameOf<M>>) => {
+    const kind = kinds[lane.kind]
     if (!kind || stopped) return
-    const queue = pending.get(name) ?? []
-    while (queue.length > 0 && (running.get(name) ?? 0) < kind.concurrency) {
-      const id = queue.shift()!
-      running.set(name, (running.get(name) ?? 0) + 1)
+    while (lane.pending.length > 0 && lane.running < kind.concurrency) {
+      const id = lane.pending.shift()!
+      lane.running++
       void execute(kind, id).finally(() => {
-        running.set(name, (running.get(name) ?? 1) - 1)
-        pump(name)
+        lane.running--
+        pump(lane)
       })
     }
   }
@@ -129,41 +149,44 @@ export function createJobQueue<M>(db: Db, options: JobQueueOptions = {}): JobQue
     return undefined
   }
 
-  const schedule = (name: NameOf<M>, row: JobRow) => {
+  const schedule = (kind: NameOf<M>, row: JobRow): Lane<NameOf<M>> => {
     queued.set(row.id, row)
-    const queue = pending.get(name) ?? []
-    queue.push(row.id)
+    let lane = lanes.get(row.name)
+    if (!lane) lanes.set(row.name, (lane = { kind, pending: [], running: 0 }))
+    lane.pending.push(row.id)
     // Higher priority first, then first come first served.
     if (row.priority)
-      queue.sort((a, b) => (queued.get(b)?.priority ?? 0) - (queued.get(a)?.priority ?? 0) || a - b)
-    pending.set(name, queue)
+      lane.pending.sort(
+        (a, b) => (queued.get(b)?.priority ?? 0) - (queued.get(a)?.priority ?? 0) || a - b,
+      )
+    return lane
   }
 
   return {
     register(factories, deps) {
       for (const name in factories) kinds[name] = factories[name](deps)
     },
-    enqueue(name, args, options = {}) {
-      const kind = kinds[name]
+    enqueue(kindName, args, options = {}) {
+      const kind = kinds[kindName]
       // Only a queue used before register gets here: names are checked when compiled.
-      if (!kind) throw fail.internal(`unknown job kind ${name}`)
+      if (!kind) throw fail.internal(`unknown job kind ${kindName}`)
       const uniqueKey = kind.uniqueKey?.(args) ?? null
       if (uniqueKey) {
         const twin = findRunningTwin(uniqueKey, kind.mergeActive !== false)
         if (twin !== undefined) return twin
       }
-      const row = insertJob(db, { name, args, uniqueKey, priority: options.priority ?? 0 })
+      const row = insert(kindName, args, uniqueKey, options.priority ?? 0)
       // The database took a write: a good moment for the ones it refused before.
       states.retry()
-      schedule(name, row)
+      const lane = schedule(kindName, row)
       events?.publish({
         type: 'job.progress',
         id: row.id,
-        name,
+        name: row.name,
         state: 'queued',
         progress: row.progress,
       })
-      queueMicrotask(() => pump(name))
+      queueMicrotask(() => pump(lane))
       return row.id
     },
     get(id) {
@@ -205,21 +228,20 @@ export function createJobQueue<M>(db: Db, options: JobQueueOptions = {}): JobQue
       prune()
       for (const row of listJobsInState(db, 'active')) {
         states.write(row.id, { state: 'failed', error: INTERRUPTED, finishedAt: Date.now() })
-        const kind = isKindName(row.name) ? kinds[row.name] : undefined
+        const kindName = kindOf(row)
+        const kind = kindName === undefined ? undefined : kinds[kindName]
         const again = kind?.resumeInterrupted?.(JSON.parse(row.args))
-        if (again) {
-          const resumed = insertJob(db, {
-            name: row.name,
-            args: again,
-            uniqueKey: kind!.uniqueKey?.(again) ?? null,
-            priority: row.priority,
-          })
+        if (kindName !== undefined && again) {
+          const uniqueKey = kind!.uniqueKey?.(again) ?? null
+          const resumed = insert(kindName, again, uniqueKey, row.priority)
           log.warn('queued again after an interruption', { job: row.id, as: resumed.id })
         }
       }
-      for (const row of listJobsInState(db, 'queued'))
-        if (isKindName(row.name)) schedule(row.name, row)
-      for (const name of pending.keys()) pump(name)
+      for (const row of listJobsInState(db, 'queued')) {
+        const kind = kindOf(row)
+        if (kind !== undefined) schedule(kind, row)
+      }
+      for (const lane of lanes.values()) pump(lane)
     },
     async stop() {
       stopped = true

@@ -12,6 +12,11 @@ export function enqueueChecks(jobs: JobQueue<JobArgsByName>, deps: Deps, name: s
   jobs.enqueue('thumbnails', { ids: ['x'], page: 'all', force: true })
   jobs.enqueue('extract', { id: 'x' })
   jobs.enqueue('rebuild_index', {})
+  jobs.enqueue('download', { item: 'x', namespace: 'download/direct' })
+  // @ts-expect-error a download plugin's namespace names its jobs, not a kind
+  jobs.enqueue('download/direct', { item: 'x' })
+  // @ts-expect-error a download without the namespace that names its job
+  jobs.enqueue('download', { item: 'x' })
   // @ts-expect-error a misspelt kind
   jobs.enqueue('thumbnail', { ids: ['x'] })
   // @ts-expect-error a name known only at run time
@@ -48,6 +53,8 @@ describe('job kinds', () => {
     expect(Object.keys(jobFactories()).sort()).toEqual([
       'archive_split',
       'backup',
+      // Queue downloads: their jobs are named after their plugin's namespace.
+      'download',
       'download_url',
       'extract',
       'find_duplicates',

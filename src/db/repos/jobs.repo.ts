@@ -8,12 +8,20 @@ export type JobState = JobRow['state']
 
 export function insertJob(
   db: Db,
-  job: { name: string; args: unknown; uniqueKey: string | null; priority: number },
+  job: {
+    name: string
+    /** Unset or null: the name is the kind. */
+    kind?: string | null
+    args: unknown
+    uniqueKey: string | null
+    priority: number
+  },
 ): JobRow {
   return db
     .insert(jobs)
     .values({
       name: job.name,
+      kind: job.kind ?? null,
       state: 'queued',
       args: JSON.stringify(job.args ?? {}),
       uniqueKey: job.uniqueKey,

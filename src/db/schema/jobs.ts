@@ -5,7 +5,13 @@ export const jobs = sqliteTable(
   'jobs',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
+    /** The JobStatus name clients see: the kind's name, or what the kind names its jobs after. */
     name: text('name').notNull(),
+    /**
+     * The kind that runs the job when its name is not the kind's own (a queue download is named
+     * after its plugin's namespace, its kind is `download`); null: the name is the kind.
+     */
+    kind: text('kind'),
     state: text('state', { enum: ['queued', 'active', 'finished', 'failed'] }).notNull(),
     progress: real('progress').notNull().default(0),
     args: text('args').notNull().default('{}'),

@@ -5,11 +5,11 @@
 import type { Deps } from '../../deps.ts'
 import type { TransferFields } from '../../model/progress.ts'
 
-/** A queue download's job is named after its plugin's namespace (`download/direct`, ...). */
-export type DownloadJobName = `${string}download/${string}`
-
-/** The arguments of a queue download job: the item it carries. */
-export type DownloadJobArgs = { item: string }
+/**
+ * The arguments of a queue download job: the item it carries, and its plugin's namespace, which
+ * names the job (`download/direct`, ...).
+ */
+export type DownloadJobArgs = { item: string; namespace: string }
 
 /** What the job runner hands a download (a JobContext, without importing jobs). */
 export type DownloadTask = {
@@ -33,8 +33,6 @@ export type DownloadRuntime = {
   jobItems: Map<number, string>
   /** Item id -> its metadata preview (METADATA_PREVIEW_TTL_MS). */
   previews: Map<string, MetadataPreview>
-  /** Makes sure a job kind named `namespace` exists (set by the job kinds at boot). */
-  registerKind: (namespace: DownloadJobName) => void
 }
 
 /** The spec's "Metadata preview cache lifetime". */
@@ -46,9 +44,6 @@ export function createDownloadRuntime(): DownloadRuntime {
     running: new Map(),
     jobItems: new Map(),
     previews: new Map(),
-    registerKind: () => {
-      throw new Error('download job kinds are not registered')
-    },
   }
 }
 
@@ -56,22 +51,9 @@ export function downloadRuntime(deps: Pick<Deps, 'downloads'>): DownloadRuntime 
   return deps.downloads.runtime
 }
 
-/** A download plugin's namespace as a job name (every download plugin's namespace has the form). */
-export function downloadJobName(namespace: string): DownloadJobName {
-  if (!/(^|\/)download\/[^/]+$/.test(namespace))
-    throw new Error(`${namespace} is not a download plugin's namespace`)
-  return namespace as DownloadJobName
-}
-
 /** Queues the job that downloads `item` with `namespace`; answers the job id. */
-export function enqueueDownload(
-  deps: Pick<Deps, 'downloads' | 'jobs'>,
-  namespace: string,
-  item: string,
-): number {
-  const name = downloadJobName(namespace)
-  downloadRuntime(deps).registerKind(name)
-  return deps.jobs.enqueue(name, { item })
+export function enqueueDownload(deps: Pick<Deps, 'jobs'>, namespace: string, item: string): number {
+  return deps.jobs.enqueue('download', { item, namespace })
 }
 
 /** The queue item a running job carries, if it is a queue download of this server. */
