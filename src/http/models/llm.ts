@@ -6,8 +6,8 @@ import {
   MAX_IGNORED_IDS,
   type GroupSuggestions,
   type IgnoredGroupSuggestion,
-} from '../../domain/llm/group-suggestions.ts'
-import type { ChapterRename, RenameSuggestions } from '../../domain/llm/tank-rename.ts'
+} from '../../domain/collections/group-suggestions.ts'
+import type { ChapterRename, RenameSuggestions } from '../../domain/collections/tank-rename.ts'
 
 const CHAPTER_BODY = 'Body must be {"archive_index": integer, 0-based}.'
 const GROUP_BODY = `Body must be {"limit"?: integer 1 to ${MAX_GROUP_LIMIT}}.`

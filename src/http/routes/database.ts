@@ -24,7 +24,7 @@ import { checkBackupUpload } from '../../domain/database/restore.ts'
 import { listSnapshots, removeSnapshot, snapshotDocument } from '../../domain/database/snapshots.ts'
 import { subfoldersToCategories } from '../../domain/database/subfolders-to-categories.ts'
 import { subfoldersToTankoubons } from '../../domain/database/subfolders-to-tankoubons.ts'
-import { llmFolderNamer } from '../../domain/llm/folder-namer.ts'
+import { llmFolderNamer } from '../../domain/database/folder-namer.ts'
 import type { PolicyRows } from '../policy.ts'
 
 /** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
@@ -145,7 +145,7 @@ export const databaseRoutes = (deps: Deps) =>
     .post('/api/database/scripts/subfolders-to-categories', async () =>
       ok(await subfoldersToCategories(deps)),
     )
-    // With a provider configured the model names each folder, best effort (domain/llm).
+    // With a provider configured the model names each folder, best effort (domain/database/folder-namer.ts).
     .post('/api/database/scripts/subfolders-to-tankoubons', async ({ request }) =>
       ok(await subfoldersToTankoubons(deps, llmFolderNamer(deps, request.signal))),
     )

@@ -5,13 +5,13 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
-import { suggestChapterRename, suggestTankRename } from '../../domain/llm/tank-rename.ts'
+import { suggestChapterRename, suggestTankRename } from '../../domain/collections/tank-rename.ts'
 import {
   ignoreGroupSuggestion,
   listIgnoredGroupSuggestions,
   suggestGroups,
   unignoreGroupSuggestion,
-} from '../../domain/llm/group-suggestions.ts'
+} from '../../domain/collections/group-suggestions.ts'
 import {
   LlmModel,
   toWireChapterRename,

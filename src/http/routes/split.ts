@@ -15,7 +15,7 @@ import { splitTree } from '../../domain/split/tree.ts'
 import { analyzeSplit, currentSplitSuggestion } from '../../domain/split/suggest.ts'
 import { startSplit } from '../../domain/split/start.ts'
 import { followSplit, latestSplitJob } from '../../domain/split/follow.ts'
-import { SplitRefineFailed, llmSplitRefiner } from '../../domain/llm/split-refiner.ts'
+import { SplitRefineFailed, llmSplitRefiner } from '../../domain/split/split-refiner.ts'
 import { createLogger } from '../../log.ts'
 import type { PolicyRows } from '../policy.ts'
 

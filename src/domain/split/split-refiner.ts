@@ -6,9 +6,9 @@ import { Type } from '@sinclair/typebox'
 import type { Deps } from '../../deps.ts'
 import { AppError, fail } from '../../errors.ts'
 import type { ChatMessage } from '../../llm/client.ts'
-import type { SplitOutput } from '../split/plan.ts'
-import type { SplitRefiner } from '../split/suggest.ts'
-import type { SplitTreeNode } from '../split/tree.ts'
+import type { SplitOutput } from './plan.ts'
+import type { SplitRefiner } from './suggest.ts'
+import type { SplitTreeNode } from './tree.ts'
 
 /** Folder outputs described to the model at most; a larger split keeps the folder suggestion. */
 const MAX_OUTPUTS_SENT = 300

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../errors.ts'
 import type { ChatMessage } from '../../llm/client.ts'
-import type { FolderNamer } from '../database/subfolders-to-tankoubons.ts'
+import type { FolderNamer } from './subfolders-to-tankoubons.ts'
 
 /** Archive file names of one folder shown to the model (the rest are counted). */
 const FILES_SHOWN = 40

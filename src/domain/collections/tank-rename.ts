@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.ts'
 import { findArchives } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
 import type { ChatMessage } from '../../llm/client.ts'
-import { requireTankoubon, visibleMembers } from '../collections/tank-record.ts'
+import { requireTankoubon, visibleMembers } from './tank-record.ts'
 
 /** Members sent to the model at most; a larger Tankoubon is refused rather than cut. */
 export const MAX_RENAME_MEMBERS = 300
