@@ -1,6 +1,6 @@
-// The language-model namer of subfolders-to-tankoubons (SPEC 4, Maintenance scripts): a better
-// Tankoubon name for a first-level folder and an artist: or circle: tag, best effort. The script
-// keeps the folder name and no tag when this throws or answers nothing (its own fallback).
+// The language-model namer of subfolders-to-tankoubons (docs/llm.md): a better Tankoubon name for a
+// first-level folder and an artist: or circle: tag, best effort. The script keeps the folder name
+// and no tag when this throws or answers nothing (its own fallback).
 import { Type } from '@sinclair/typebox'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../errors.ts'

@@ -1,7 +1,7 @@
-// The language-model refiner of split suggestions (SPEC 4, Archive splitting): the model regroups
-// the folder suggestion's outputs (merging folders that are one volume, naming each output) by
-// their indices, so it never names pages: every page of the folder suggestion lands in exactly
-// one output, and an answer that drops, repeats or invents an index is invalid and never used.
+// The language-model refiner of split suggestions (docs/llm.md): the model regroups the folder
+// suggestion's outputs (merging folders that are one volume, naming each output) by their indices,
+// so it never names pages: every page of the folder suggestion lands in exactly one output, and an
+// answer that drops, repeats or invents an index is invalid and never used.
 import { Type } from '@sinclair/typebox'
 import type { Deps } from '../../deps.ts'
 import { AppError, fail } from '../../errors.ts'

@@ -1,4 +1,4 @@
-// Archive splitting routes (SPEC.md 4, Archive splitting): the tree, the suggestion (read, or
+// Archive splitting routes (docs/maintenance.md, Splitting): the tree, the suggestion (read, or
 // analysed now), execute (an archive_split job) and the progress stream.
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'

@@ -1,6 +1,6 @@
-// Queue downloads as jobs: the JobStatus name of a download is its plugin's namespace (SPEC.md),
-// so a kind is registered per download plugin namespace, on its first start (and at boot for the
-// namespaces the queue already holds, so their queued jobs resume and end).
+// Queue downloads as jobs: the JobStatus name of a download is its plugin's namespace
+// (docs/downloads.md), so a kind is registered per download plugin namespace, on its first start
+// (and at boot for the namespaces the queue already holds, so their queued jobs resume and end).
 import type { Deps } from '../../deps.ts'
 import { listDownloadItems } from '../../db/repos/downloads.repo.ts'
 import { runQueuedDownload } from '../../domain/downloads/download.ts'
