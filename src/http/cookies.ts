@@ -1,4 +1,4 @@
-// The session cookies (API-NOTES.md fixes names, paths and lifetimes): reading them from a request
+// The session cookies (names, paths and lifetimes in docs/auth.md): reading them from a request
 // and the Set-Cookie values that grant, rotate and clear them.
 import { ACCESS_TTL_SECS } from '../domain/auth/access-token.ts'
 import { REFRESH_TTL_SECS } from '../domain/auth/refresh.ts'

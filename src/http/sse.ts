@@ -2,8 +2,8 @@
 // helper so every stream behaves alike: `text/event-stream`, never cached or buffered by a proxy,
 // a comment line every few seconds so idle connections are not cut, events written only while
 // the client is connected, and the producer told when the client goes away (so it unsubscribes).
-// A stream that has an end says so with an explicit event before closing: SPEC.md lets no client
-// rely on the connection closing.
+// A stream that has an end says so with an explicit event before closing: no client may rely on
+// the connection closing.
 
 /** What a producer gets: send one event, or end the stream (after its end marker). */
 export type SseSink = {

@@ -1,7 +1,7 @@
-// The icon a plugin is listed with: SPEC's PluginInfo.icon is a base64 image as a data URI. A
-// plugin that brings none, or brings anything else (a remote URL would have every client that
-// lists plugins fetch it), is listed with its type's icon: 20x20 PNGs drawn for Tankobun (a
-// tag, a down arrow, a key, code brackets).
+// The icon a plugin is listed with: PluginInfo.icon is a base64 image as a data URI. A plugin that
+// brings none, or brings anything else (a remote URL would have every client that lists plugins
+// fetch it), is listed with its type's icon: 20x20 PNGs drawn for Tankobun (a tag, a down arrow, a
+// key, code brackets).
 import type { PluginType } from './manifest.ts'
 
 const png = (base64: string) => `data:image/png;base64,${base64}`

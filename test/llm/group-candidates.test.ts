@@ -1,7 +1,7 @@
 // The model-free half of group suggestions: the title key that puts volumes together, and the
 // stable suggestion key that ignoring relies on.
 import { describe, expect, it } from 'bun:test'
-import { groupKey, normalizeTitle } from '../../src/domain/llm/group-suggestions.ts'
+import { groupKey, normalizeTitle } from '../../src/domain/collections/group-suggestions.ts'
 
 describe('normalizeTitle', () => {
   it('strips volume and chapter marks, brackets, numbers and punctuation', () => {

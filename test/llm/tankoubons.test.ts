@@ -3,7 +3,7 @@
 // it is used. The ignore list of group suggestions.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { saveIgnoredSuggestion } from '../../src/db/repos/group-suggestions.repo.ts'
-import { groupKey } from '../../src/domain/llm/group-suggestions.ts'
+import { groupKey } from '../../src/domain/collections/group-suggestions.ts'
 import { expectAppError } from '../helpers/expect.ts'
 import { seedArchive, seedTankoubon } from '../helpers/seed.ts'
 import { startTestServer, type JsonAnswer, type TestServer, type Wire } from '../helpers/server.ts'

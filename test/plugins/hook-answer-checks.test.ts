@@ -86,7 +86,7 @@ describe('the exported hook', () => {
         file,
         info({ name: 'Typo', type: 'login' }) + 'export function execLgin() { return {} }\n',
       )
-      const proc = Bun.spawn([process.execPath, join(ROOT, 'src/plugins/cli.ts'), 'check', file], {
+      const proc = Bun.spawn([process.execPath, join(ROOT, 'src/cli/plugin.ts'), 'check', file], {
         stdout: 'pipe',
         stderr: 'pipe',
       })

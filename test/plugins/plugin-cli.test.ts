@@ -36,7 +36,7 @@ function write(name: string, source: string): string {
 }
 
 async function cli(args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, join(ROOT, 'src/plugins/cli.ts'), ...args], {
+  const proc = Bun.spawn([process.execPath, join(ROOT, 'src/cli/plugin.ts'), ...args], {
     stdout: 'pipe',
     stderr: 'pipe',
     env: { ...process.env, ...env },

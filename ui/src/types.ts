@@ -1,4 +1,4 @@
-// Wire shapes the UI reads (SPEC.md part 1 and API-NOTES.md). Loose where the UI does not care.
+// Wire shapes the UI reads (docs/api.md). Loose where the UI does not care.
 
 export type ArchiveMeta = {
   arcid: string
@@ -75,7 +75,7 @@ export const isNew = (value: ArchiveMeta['isnew']): boolean => value === true ||
 export const flag = (value: unknown): boolean =>
   value === true || value === 1 || value === '1' || value === 'true'
 
-// Reader and archive page (issue 15).
+// Reader and archive page.
 
 /** A bookmark on one archive page; Tankoubon bookmarks add the member and its local page. */
 export type Bookmark = {

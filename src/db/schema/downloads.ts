@@ -1,5 +1,6 @@
 // The download queue: URLs the user pasted, each carried by the download plugin chosen when it was
-// added, through staging, conflict answers and ingestion. Wire names are API-NOTES.md's.
+// added, through staging, conflict answers and ingestion. Column names are the wire names
+// (docs/downloads.md).
 import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core'
 
 export const downloadQueue = sqliteTable(

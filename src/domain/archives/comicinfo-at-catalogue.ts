@@ -12,7 +12,7 @@ import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { AppError } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
-import { applyMetadata } from '../plugins/exec.ts'
+import { applyMetadata } from './apply-metadata.ts'
 import { toAbsolutePath } from './files.ts'
 import { languageName } from './language-names.ts'
 

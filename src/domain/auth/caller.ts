@@ -8,7 +8,7 @@ import { fail } from '../../errors.ts'
  * admin: session or admin token. session: browser session only.
  * progress: the spec's admin (a guest token is refused: it is read-only), except that anonymous
  * callers may track progress while nofun_mode, guest_mode and authenticated_progress are all off
- * (LANraragi's authprogress rule, SPEC part 5 item 8).
+ * (LANraragi's authprogress rule, docs/auth.md).
  */
 export type Access = 'open' | 'admin' | 'session' | 'any' | 'progress'
 

@@ -1,8 +1,8 @@
 // A Tankoubon read through the archive routes, for LANraragi clients that do not know Tankoubons
-// (issue 16). With `tankoubons_as_archives` on, the reader's archive routes take a TANK_ id and
-// answer it as one long archive in global page order (tank-pages.ts); off, they keep the spec's
-// 400. Page URLs name a member and its entry (`path=<archive id>/<entry>`), so they stay relative
-// URLs under the Tankoubon's id, as LANraragi clients use them.
+// (docs/collections.md). With `tankoubons_as_archives` on, the reader's archive routes take a
+// TANK_ id and answer it as one long archive in global page order (tank-pages.ts); off, they keep
+// the spec's 400. Page URLs name a member and its entry (`path=<archive id>/<entry>`), so they
+// stay relative URLs under the Tankoubon's id, as LANraragi clients use them.
 import type { Deps } from '../../deps.ts'
 import { findArchive, findArchives, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import {

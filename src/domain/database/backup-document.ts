@@ -1,4 +1,4 @@
-// The backup document (SPEC 2, Backup records) in LANraragi's shape: what GET /api/database/backup
+// The backup document (docs/maintenance.md) in LANraragi's shape: what GET /api/database/backup
 // answers, the backup job writes, restore and legacy import read, and snapshots hold. Reading one
 // checks every record before anything is written, so a bad file is a 400, never half a restore.
 import type { Db } from '../../db/client.ts'

@@ -1,11 +1,11 @@
-// POST /api/database/drop: the whole database goes, preferences included (SPEC 4, Database). What
-// goes: every archive row, category, Tankoubon, bookmark, duplicate group and ignored group
-// suggestion, every API token and session (the caller is signed out: "may lock the caller out"),
-// every setting back to its default, the pages-read counter. What stays: the admin password
-// (dropping it would leave the instance either open to anyone or closed to everyone), the files in
-// the content folder and their thumbnails (a rescan catalogues them again under the same ids),
-// installed plugins, the download queue, job history and import snapshots. Before anything goes,
-// the library is written as a snapshot in the same transaction, so a drop made by mistake is
+// POST /api/database/drop (docs/maintenance.md, Drop): the whole database goes, preferences
+// included. What goes: every archive row, category, Tankoubon, bookmark, duplicate group and
+// ignored group suggestion, every API token and session (the caller is signed out: "may lock the
+// caller out"), every setting back to its default, the pages-read counter. What stays: the admin
+// password (dropping it would leave the instance either open to anyone or closed to everyone), the
+// files in the content folder and their thumbnails (a rescan catalogues them again under the same
+// ids), installed plugins, the download queue, job history and import snapshots. Before anything
+// goes, the library is written as a snapshot in the same transaction, so a drop made by mistake is
 // undone by restoring that snapshot.
 import type { Deps } from '../../deps.ts'
 import { listCategoryRows } from '../../db/repos/categories.repo.ts'

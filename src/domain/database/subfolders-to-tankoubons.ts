@@ -1,10 +1,10 @@
-// Maintenance script subfolders-to-tankoubons (SPEC 4, Maintenance scripts): one Tankoubon per
-// first-level subfolder, holding every archive beneath it (nested folders included, in natural
-// path order); nested folders make none of their own. Duplicate names are allowed and nothing is
-// ever deleted or deduplicated: each run creates its Tankoubons anew.
+// Maintenance script subfolders-to-tankoubons (docs/maintenance.md): one Tankoubon per first-level
+// subfolder, holding every archive beneath it (nested folders included, in natural path order);
+// nested folders make none of their own. Duplicate names are allowed and nothing is ever deleted or
+// deduplicated: each run creates its Tankoubons anew.
 //
-// Naming: the raw folder name and no author tag, unless a FolderNamer is given. The language-model
-// namer arrives in step 8; callers pass one only when a provider key is configured, and a namer
+// Naming: the raw folder name and no author tag, unless a FolderNamer is given (the language-model
+// namer, folder-namer.ts); callers pass one only when a provider key is configured, and a namer
 // that fails or answers nothing leaves the fallback in place.
 import type { Deps } from '../../deps.ts'
 import { findTankoubon } from '../../db/repos/tankoubons.repo.ts'

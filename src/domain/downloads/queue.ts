@@ -179,7 +179,7 @@ const ingested = (item: DownloadItemRow) => (JSON.parse(item.archiveIds) as stri
 
 /** Why an item cannot be deleted, or null. */
 function undeletable(item: DownloadItemRow): string | null {
-  // SPEC.md: only Downloading refuses; a Starting item is told to stop and removed.
+  // Only Downloading refuses; a Starting item is told to stop and removed.
   if (item.state === 'downloading') return 'The item is downloading: stop it first.'
   // Its archive is in the library: clear_completed removes done items.
   if (ingested(item))

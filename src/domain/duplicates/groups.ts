@@ -1,4 +1,4 @@
-// Reading and clearing the stored duplicate groups (SPEC 4, Duplicate detection).
+// Reading and clearing the stored duplicate groups (docs/maintenance.md, Duplicates).
 import type { Deps } from '../../deps.ts'
 import { tx } from '../../db/client.ts'
 import { findArchives, type ArchiveRow } from '../../db/repos/archives.repo.ts'

@@ -4,7 +4,6 @@
  * Characters XML 1.0 does not allow (titles and tags may hold them from a file name). With the
  * `u` flag a valid surrogate pair is one code point, so only lone surrogates match the last range.
  */
-// eslint-disable-next-line no-control-regex
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/gu
 
 /** Escapes text for an element body or a double-quoted attribute; drops disallowed characters. */

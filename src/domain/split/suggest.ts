@@ -1,6 +1,7 @@
 // Split suggestions: which outputs a split of an archive would write. Without a model the folder
 // structure decides: every folder (or nested archive) that holds pages becomes one output. A
-// refiner (step 8's language model) may regroup them; what it answers is checked like a user's.
+// refiner (the language model, split-refiner.ts) may regroup them; what it answers is checked like
+// a user's.
 import { stat } from 'node:fs/promises'
 import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'

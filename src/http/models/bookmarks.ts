@@ -16,7 +16,7 @@ import { toWireArchive } from './archives.ts'
 export const BookmarkModel = {
   archiveParams: t.Object({ id: t.String() }),
   pageParams: t.Object({ id: t.String(), page: t.String() }),
-  /** `name` is required: a string sets it, null or blank clears it (API-NOTES). */
+  /** `name` is required: a string sets it, null or blank clears it (docs/collections.md). */
   renameBody: t.Object({ name: t.Union([t.String(), t.Null()]) }),
   listQuery: t.Object({
     sort: t.Optional(t.String()),

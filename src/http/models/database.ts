@@ -1,12 +1,25 @@
-// Wire shapes of the database routes: backup job download, snapshots, and the documents sent as
-// files (a Content-Disposition name clients save them under).
+// Wire shapes of the database routes: backup job download, snapshots, tag statistics' options,
+// and the documents sent as files (a Content-Disposition name clients save them under).
 import { t } from 'elysia'
 import { fail } from '../../errors.ts'
+import { parseInteger } from '../params.ts'
 
 export const DatabaseModel = {
   backupParams: t.Object({ jobid: t.String() }),
   backupQuery: t.Object({ format: t.Optional(t.String()) }),
   snapshotParams: t.Object({ id: t.String() }),
+  statsQuery: t.Object({
+    minweight: t.Optional(t.String()),
+    hide_excluded_namespaces: t.Optional(t.String()),
+  }),
+}
+
+export function parseStatsOptions(q: typeof DatabaseModel.statsQuery.static) {
+  return {
+    minweight: parseInteger(q.minweight, 'minweight', { min: 0, fallback: 1 }),
+    // A free string: LANraragi hides only on `true` (`1` too here); any other value shows all.
+    hideExcludedNamespaces: ['true', '1'].includes(q.hide_excluded_namespaces?.trim() ?? ''),
+  }
 }
 
 /** `format` of GET /api/database/backup/{jobid}: json or file (the default); else 400. */

@@ -1,5 +1,5 @@
-// Wire shapes of the download queue (API-NOTES.md "Wire names the spec leaves open"): the item,
-// the add / edit / answer bodies, and the stream's events.
+// Wire shapes of the download queue (docs/downloads.md): the item, the add / edit / answer bodies,
+// and the stream's events.
 import { t } from 'elysia'
 import type { DownloadItemRow } from '../../domain/downloads/queue.ts'
 import { ParamsBody } from '../params.ts'

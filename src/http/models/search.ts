@@ -23,7 +23,6 @@ export const SearchModel = {
   search: t.Object({ ...filterFields, start: text, sortby: text, order: text }),
   random: t.Object({ ...filterFields, count: text }),
   suggest: t.Object(filterFields),
-  stats: t.Object({ minweight: text, hide_excluded_namespaces: text }),
   tags: t.Object({ q: text, count: text }),
 }
 
@@ -60,14 +59,6 @@ export function parseSearchParams(q: RawSearch, groupedByDefault = true): Search
 /** LANraragi reads a missing or zero count as the default. */
 export function parseRandomCount(raw: string | undefined): number {
   return parseInteger(raw, 'count', { min: 0, fallback: 0 }) || 5
-}
-
-export function parseStatsOptions(q: typeof SearchModel.stats.static) {
-  return {
-    minweight: parseInteger(q.minweight, 'minweight', { min: 0, fallback: 1 }),
-    // A free string: LANraragi hides only on `true` (`1` too here); any other value shows all.
-    hideExcludedNamespaces: ['true', '1'].includes(q.hide_excluded_namespaces?.trim() ?? ''),
-  }
 }
 
 /** Longest tag query taken: fuzzy matching costs grow with the length. */

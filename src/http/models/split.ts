@@ -1,5 +1,5 @@
 // Wire shapes of the archive splitting routes: the tree, the suggestion, the execute body and the
-// stream's events (API-NOTES.md names them; docs/api.md shows them).
+// stream's events (docs/api.md shows them).
 import { t } from 'elysia'
 import type { SplitProgress } from '../../domain/split/execute.ts'
 import type { SplitSuggestion } from '../../domain/split/suggest.ts'

@@ -1,4 +1,5 @@
-// Archive routes: listing, metadata, pages, thumbnails, upload, delete, rename, toc, progress.
+// Archive routes: listing, the untagged list, metadata, pages, thumbnails, upload, delete, rename,
+// toc, progress.
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
@@ -40,6 +41,8 @@ import { sendThumbnail } from '../thumbnail-response.ts'
 import { sendArchiveFile } from '../archive-download.ts'
 import { sendPage } from '../page-response.ts'
 import { readMultipart } from '../multipart.ts'
+import { notReady } from '../not-ready.ts'
+import { untaggedArchiveIds } from '../../domain/search/stats.ts'
 import {
   clearTankNewFlags,
   getTankArchiveThumbnail,
@@ -56,6 +59,7 @@ import type { PolicyRows } from '../policy.ts'
 export const archivesPolicy = {
   'GET /api/archives': { op: 'list_archives', access: 'any', guestScope: true },
   'DELETE /api/archives': { op: 'delete_archives', access: 'session' },
+  'GET /api/archives/untagged': { op: 'untagged_archives', access: 'any', guestScope: true },
   'PUT /api/archives/upload': { op: 'upload', access: 'admin', body: 'stream' },
   'GET /api/archives/:id': { op: 'metadata', access: 'any', guestScope: true },
   'DELETE /api/archives/:id': { op: 'delete_archive', access: 'admin' },
@@ -95,6 +99,11 @@ export const archivesRoutes = (deps: Deps) =>
       '/api/archives',
       async ({ body }) => ok({ results: await deleteArchives(deps, body.ids) }),
       { body: ArchiveModel.deleteBody },
+    )
+    // From the search index: a bare 204 until it is built.
+    .get(
+      '/api/archives/untagged',
+      ({ guestScoped, set }) => untaggedArchiveIds(deps, guestScoped) ?? notReady(set),
     )
     // The body streams (policy `body: 'stream'`): the file part is staged as it arrives, after the
     // access check has run on the headers.

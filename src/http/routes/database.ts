@@ -1,12 +1,19 @@
 // Database-wide operations: backup and restore, legacy import and its snapshots, drop, clean,
-// clear all New flags, the maintenance scripts, and duplicate detection.
+// clear all New flags, the maintenance scripts, duplicate detection, tag statistics and the
+// search index rebuild.
 import { statSync } from 'node:fs'
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
 import { readMultipart } from '../multipart.ts'
-import { backupResponse, DatabaseModel, parseBackupFormat } from '../models/database.ts'
+import { notReady } from '../not-ready.ts'
+import {
+  backupResponse,
+  DatabaseModel,
+  parseBackupFormat,
+  parseStatsOptions,
+} from '../models/database.ts'
 import { toWireArchive } from '../models/archives.ts'
 import { cleanDatabase } from '../../domain/archives/clean.ts'
 import { clearAllNewFlags } from '../../domain/archives/edit.ts'
@@ -24,7 +31,8 @@ import { checkBackupUpload } from '../../domain/database/restore.ts'
 import { listSnapshots, removeSnapshot, snapshotDocument } from '../../domain/database/snapshots.ts'
 import { subfoldersToCategories } from '../../domain/database/subfolders-to-categories.ts'
 import { subfoldersToTankoubons } from '../../domain/database/subfolders-to-tankoubons.ts'
-import { llmFolderNamer } from '../../domain/llm/folder-namer.ts'
+import { llmFolderNamer } from '../../domain/database/folder-namer.ts'
+import { tagStatistics } from '../../domain/search/stats.ts'
 import type { PolicyRows } from '../policy.ts'
 
 /** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
@@ -56,6 +64,8 @@ export const databasePolicy = {
     op: 'subfolders_to_tankoubons',
     access: 'admin',
   },
+  'POST /api/database/rebuild-index': { op: 'rebuild_index', access: 'admin' },
+  'GET /api/database/stats': { op: 'get_tag_stats', access: 'any', guestScope: true },
 } satisfies PolicyRows
 
 /** The uploaded backup file of a multipart body, stored under data/backups and checked. */
@@ -148,7 +158,15 @@ export const databaseRoutes = (deps: Deps) =>
     .post('/api/database/scripts/subfolders-to-categories', async () =>
       ok(await subfoldersToCategories(deps)),
     )
-    // With a provider configured the model names each folder, best effort (domain/llm).
+    // With a provider configured the model names each folder, best effort (domain/database/folder-namer.ts).
     .post('/api/database/scripts/subfolders-to-tankoubons', async ({ request }) =>
       ok(await subfoldersToTankoubons(deps, llmFolderNamer(deps, request.signal))),
+    )
+    .post('/api/database/rebuild-index', () => ok({ job: deps.jobs.enqueue('rebuild_index', {}) }))
+    // Until the search index is built: a bare 204.
+    .get(
+      '/api/database/stats',
+      ({ query, guestScoped, set }) =>
+        tagStatistics(deps, parseStatsOptions(query), guestScoped) ?? notReady(set),
+      { query: DatabaseModel.statsQuery },
     )

@@ -1,6 +1,6 @@
-// The download queue (SPEC.md section 4 "Download queue"): the list, bulk add, edit, delete,
-// starts and stops, conflict answers, metadata previews, its event stream, and the one-off
-// POST /api/download_url. The comparison routes are download-compare.ts.
+// The download queue (docs/downloads.md): the list, bulk add, edit, delete, starts and stops,
+// conflict answers, metadata previews, its event stream, and the one-off POST /api/download_url.
+// The comparison routes are download-compare.ts.
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { isAdmin } from '../../domain/auth/caller.ts'

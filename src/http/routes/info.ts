@@ -40,7 +40,7 @@ export const infoRoutes = (deps: Deps) =>
         body: ParamsBody,
       },
     )
-    // API-NOTES' job, plus LANraragi's new_pid (its rescan restarts the watcher process).
+    // The rescan's job, plus LANraragi's new_pid (its rescan restarts the watcher process).
     .post('/api/shinobu/rescan', () =>
       ok({ job: deps.archives.contentSync.rescanAndResume(), new_pid: process.pid }),
     )

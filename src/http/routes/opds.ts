@@ -2,10 +2,12 @@
 // apps, guest-scoped like the archive reads, LANraragi's own OPDS reads (one archive's entry, a
 // PSE page), and the images and downloads the feeds link, typed as the feeds say. Until the
 // search index is built the acquisition feeds answer a bare 204, as /api/search does.
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { parseFlag, parseInteger, parseMaxWidth } from '../params.ts'
+import { notReady } from '../not-ready.ts'
+import { OpdsModel, parseFeedPage, parseSearchTerms } from '../models/opds.ts'
 import { fail } from '../../errors.ts'
 import {
   ACQUISITION_TYPE,
@@ -46,23 +48,6 @@ export const opdsPolicy = {
 
 type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
 
-const pageQuery = t.Object({ page: t.Optional(t.String()) })
-const pseQuery = t.Object({
-  page: t.Optional(t.String()),
-  zero_based: t.Optional(t.String()),
-  max_width: t.Optional(t.String()),
-})
-const rootQuery = t.Object({ category: t.Optional(t.String()), page: t.Optional(t.String()) })
-const searchQuery = t.Object({ q: t.Optional(t.String()), page: t.Optional(t.String()) })
-
-/** Feed pages past this are refused: the offset stays far within what the index pages. */
-const MAX_FEED_PAGE = 1_000_000
-/** Search terms longer than this are refused before they reach the filter parser. */
-const MAX_QUERY_CHARS = 4096
-
-const feedPage = (value: string | undefined) =>
-  parseInteger(value, 'page', { min: 1, max: MAX_FEED_PAGE, fallback: 1 })
-
 function xml(set: ResponseSet, type: string, body: string): string {
   set.headers['content-type'] = `${type};charset=utf-8`
   set.headers['cache-control'] = 'private, no-cache'
@@ -72,10 +57,7 @@ function xml(set: ResponseSet, type: string, body: string): string {
 export const opdsRoutes = (deps: Deps) => {
   const acquisition = (set: ResponseSet, request: AcquisitionRequest, guestScoped: boolean) => {
     const body = acquisitionFeed(deps, request, guestScoped)
-    if (body === null) {
-      set.status = 204
-      return ''
-    }
+    if (body === null) return notReady(set)
     return xml(set, ACQUISITION_TYPE, body)
   }
   return new Elysia({ name: 'routes.opds' })
@@ -85,14 +67,14 @@ export const opdsRoutes = (deps: Deps) => {
       ({ query, set, guestScoped }) => {
         // LANraragi's catalog takes `category` here: that category's feed (categories/{id}).
         if (!query.category) return xml(set, NAVIGATION_TYPE, rootFeed(deps))
-        const page = feedPage(query.page)
+        const page = parseFeedPage(query.page)
         return acquisition(
           set,
           categoryRequest(deps, query.category, page, guestScoped),
           guestScoped,
         )
       },
-      { query: rootQuery },
+      { query: OpdsModel.rootQuery },
     )
     .get('/api/opds/opensearch.xml', ({ set }) =>
       xml(set, OPENSEARCH_TYPE, openSearchDescription(deps)),
@@ -105,20 +87,18 @@ export const opdsRoutes = (deps: Deps) => {
       ({ params, query, set, guestScoped }) =>
         acquisition(
           set,
-          categoryRequest(deps, params.id, feedPage(query.page), guestScoped),
+          categoryRequest(deps, params.id, parseFeedPage(query.page), guestScoped),
           guestScoped,
         ),
-      { params: t.Object({ id: t.String() }), query: pageQuery },
+      { params: OpdsModel.categoryParams, query: OpdsModel.pageQuery },
     )
     .get(
       '/api/opds/search',
       ({ query, set, guestScoped }) => {
-        const q = (query.q ?? '').trim()
-        if (q.length > MAX_QUERY_CHARS)
-          throw fail.bad_request(`q is longer than ${MAX_QUERY_CHARS} characters.`)
-        return acquisition(set, searchRequest(q, feedPage(query.page)), guestScoped)
+        const q = parseSearchTerms(query.q)
+        return acquisition(set, searchRequest(q, parseFeedPage(query.page)), guestScoped)
       },
-      { query: searchQuery },
+      { query: OpdsModel.searchQuery },
     )
     .get(
       '/api/opds/:list/pse',
@@ -134,7 +114,7 @@ export const opdsRoutes = (deps: Deps) => {
         const maxWidth = parseMaxWidth(query.max_width)
         return sendOpdsPage(deps, row, entry, request.headers.get('if-none-match'), maxWidth)
       },
-      { params: t.Object({ list: t.String() }), query: pseQuery },
+      { params: OpdsModel.listParams, query: OpdsModel.pseQuery },
     )
     .get(
       '/api/opds/:list/thumbnail',
@@ -142,14 +122,14 @@ export const opdsRoutes = (deps: Deps) => {
         const row = requireArchive(deps, params.list, guestScoped)
         return sendOpdsCover(await opdsCover(deps, row), set, request)
       },
-      { params: t.Object({ list: t.String() }) },
+      { params: OpdsModel.listParams },
     )
     .get(
       '/api/opds/:list/download',
       ({ params, guestScoped }) =>
         // The archive under the comic-book type the entry announced (readers know those).
         sendArchiveFile(deps, requireArchive(deps, params.list, guestScoped), readerMimeType),
-      { params: t.Object({ list: t.String() }) },
+      { params: OpdsModel.listParams },
     )
     .get(
       '/api/opds/:list',
@@ -160,8 +140,8 @@ export const opdsRoutes = (deps: Deps) => {
           return xml(set, ENTRY_TYPE, entryDocument(deps, row))
         }
         if (!isListName(params.list)) throw fail.not_found('No such OPDS feed.')
-        return acquisition(set, listRequest(params.list, feedPage(query.page)), guestScoped)
+        return acquisition(set, listRequest(params.list, parseFeedPage(query.page)), guestScoped)
       },
-      { params: t.Object({ list: t.String() }), query: pageQuery },
+      { params: OpdsModel.listParams, query: OpdsModel.pageQuery },
     )
 }

@@ -1,14 +1,14 @@
-// Search routes: /api/search (+ ids, archives, random, suggest, tags, cache), tag statistics, the
-// untagged list and the index rebuild. Until the index is built they answer a bare 204.
+// Search routes: /api/search (+ ids, archives, random, suggest, tags, cache). Until the index is
+// built they answer a bare 204.
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
+import { notReady } from '../not-ready.ts'
 import {
   SearchModel,
   parseRandomCount,
   parseSearchParams,
-  parseStatsOptions,
   parseTagQuery,
 } from '../models/search.ts'
 import { hitFragments, randomPickJson, searchPageJson } from '../wire-cache.ts'
@@ -19,12 +19,11 @@ import {
   suggestTitles,
   type SearchParams,
 } from '../../domain/search/run-search.ts'
-import { suggestTags, tagStatistics, untaggedArchiveIds } from '../../domain/search/stats.ts'
+import { suggestTags } from '../../domain/search/stats.ts'
 import type { PolicyRows } from '../policy.ts'
 
 /** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
 export const searchPolicy = {
-  'GET /api/archives/untagged': { op: 'untagged_archives', access: 'any', guestScope: true },
   'GET /api/search': { op: 'search', access: 'any', guestScope: true },
   'GET /api/search/ids': { op: 'search_ids', access: 'any', guestScope: true },
   'GET /api/search/archives': { op: 'search_archives', access: 'any', guestScope: true },
@@ -32,8 +31,6 @@ export const searchPolicy = {
   'GET /api/search/suggest': { op: 'search_suggest', access: 'any', guestScope: true },
   'GET /api/search/tags': { op: 'suggest_tags', access: 'any', guestScope: true },
   'DELETE /api/search/cache': { op: 'clear_cache', access: 'admin' },
-  'POST /api/database/rebuild-index': { op: 'rebuild_index', access: 'admin' },
-  'GET /api/database/stats': { op: 'get_tag_stats', access: 'any', guestScope: true },
 } satisfies PolicyRows
 
 /** How many titles suggest returns. */
@@ -112,17 +109,6 @@ export const searchRoutes = (deps: Deps) => {
       deps.wireCache.clear()
       return ok()
     })
-    .post('/api/database/rebuild-index', () => ok({ job: deps.jobs.enqueue('rebuild_index', {}) }))
-    .get(
-      '/api/database/stats',
-      ({ query, guestScoped, set }) =>
-        tagStatistics(deps, parseStatsOptions(query), guestScoped) ?? notReady(set),
-      { query: SearchModel.stats },
-    )
-    .get(
-      '/api/archives/untagged',
-      ({ guestScoped, set }) => untaggedArchiveIds(deps, guestScoped) ?? notReady(set),
-    )
 }
 
 type ResponseSet = { status?: number | string; headers: Record<string, string | number> }
@@ -136,10 +122,4 @@ const JSON_TYPE = 'application/json;charset=utf-8'
 function json<T extends string | Uint8Array>(set: ResponseSet, body: T): T {
   set.headers['content-type'] = JSON_TYPE
   return body
-}
-
-/** The bare 204 of a search asked before the index is built. */
-function notReady(set: { status?: number | string }): string {
-  set.status = 204
-  return ''
 }

@@ -1,4 +1,4 @@
-// Archive splitting routes (SPEC.md 4, Archive splitting): the tree, the suggestion (read, or
+// Archive splitting routes (docs/maintenance.md, Splitting): the tree, the suggestion (read, or
 // analysed now), execute (an archive_split job) and the progress stream.
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
@@ -15,7 +15,7 @@ import { splitTree } from '../../domain/split/tree.ts'
 import { analyzeSplit, currentSplitSuggestion } from '../../domain/split/suggest.ts'
 import { startSplit } from '../../domain/split/start.ts'
 import { followSplit, latestSplitJob } from '../../domain/split/follow.ts'
-import { SplitRefineFailed, llmSplitRefiner } from '../../domain/llm/split-refiner.ts'
+import { SplitRefineFailed, llmSplitRefiner } from '../../domain/split/split-refiner.ts'
 import { createLogger } from '../../log.ts'
 import type { PolicyRows } from '../policy.ts'
 

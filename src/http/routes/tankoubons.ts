@@ -1,5 +1,7 @@
 // Tankoubons: list, create/rename, get (plain and full), update, delete, append/remove members,
-// progress on the global page, thumbnail, and the Tankoubons of an archive.
+// progress on the global page, thumbnail, the Tankoubons of an archive, and the language model's
+// rename and group suggestions with their ignore list (without a provider key the model routes
+// answer 400; the ignore list works without one).
 import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
@@ -22,12 +24,24 @@ import {
 } from '../../domain/collections/tank-members.ts'
 import { updateTankProgress } from '../../domain/collections/tank-progress.ts'
 import { getTankThumbnail, setTankThumbnail } from '../../domain/collections/tank-thumbnail.ts'
+import { suggestChapterRename, suggestTankRename } from '../../domain/collections/tank-rename.ts'
 import {
+  ignoreGroupSuggestion,
+  listIgnoredGroupSuggestions,
+  suggestGroups,
+  unignoreGroupSuggestion,
+} from '../../domain/collections/group-suggestions.ts'
+import {
+  TankSuggestionModel,
   TankoubonModel,
   parseListPage,
   parsePageNumber,
   checkTankUpdateBody,
+  toWireChapterRename,
   toWireFullTankoubon,
+  toWireGroupSuggestions,
+  toWireIgnored,
+  toWireRenameSuggestions,
   toWireTankoubon,
 } from '../models/tankoubons.ts'
 import type { PolicyRows } from '../policy.ts'
@@ -54,6 +68,25 @@ export const tankoubonsPolicy = {
     guestScope: true,
   },
   'PUT /api/tankoubons/:id/thumbnail': { op: 'update_tankoubon_thumbnail', access: 'admin' },
+  // docs/llm.md: without a provider key the model routes answer 400
+  'POST /api/tankoubons/:id/ai/rename-suggestions': {
+    op: 'ai_rename_suggestions',
+    access: 'admin',
+  },
+  'POST /api/tankoubons/:id/ai/rename-chapter': { op: 'ai_rename_chapter', access: 'admin' },
+  'POST /api/tankoubons/ai-group-suggestions': { op: 'ai_group_suggestions', access: 'admin' },
+  'POST /api/tankoubons/ai-group-suggestions/ignore': {
+    op: 'ignore_group_suggestion',
+    access: 'admin',
+  },
+  'DELETE /api/tankoubons/ai-group-suggestions/ignore': {
+    op: 'unignore_group_suggestion',
+    access: 'admin',
+  },
+  'GET /api/tankoubons/ai-group-suggestions/ignored': {
+    op: 'ignored_group_suggestions',
+    access: 'any',
+  },
 } satisfies PolicyRows
 
 export const tankoubonsRoutes = (deps: Deps) =>
@@ -151,6 +184,51 @@ export const tankoubonsRoutes = (deps: Deps) =>
       ({ params, guestScoped }) =>
         ok({ tankoubons: tankoubonsOfArchive(deps, params.id, scopeFor(deps, guestScoped)) }),
       { params: TankoubonModel.params },
+    )
+    .post(
+      '/api/tankoubons/:id/ai/rename-suggestions',
+      async ({ params, request }) =>
+        ok(toWireRenameSuggestions(await suggestTankRename(deps, params.id, request.signal))),
+      { params: TankoubonModel.params },
+    )
+    .post(
+      '/api/tankoubons/:id/ai/rename-chapter',
+      async ({ params, body, request }) =>
+        ok(
+          toWireChapterRename(
+            await suggestChapterRename(deps, params.id, body.archive_index, request.signal),
+          ),
+        ),
+      { params: TankoubonModel.params, body: TankSuggestionModel.chapterBody },
+    )
+    .post(
+      '/api/tankoubons/ai-group-suggestions',
+      async ({ body, request }) =>
+        ok(
+          toWireGroupSuggestions(
+            await suggestGroups(deps, { limit: body?.limit, signal: request.signal }),
+          ),
+        ),
+      { body: TankSuggestionModel.groupBody },
+    )
+    .post(
+      '/api/tankoubons/ai-group-suggestions/ignore',
+      ({ body }) => ok(toWireIgnored(ignoreGroupSuggestion(deps, body.archives))),
+      { body: TankSuggestionModel.ignoreBody },
+    )
+    .delete(
+      '/api/tankoubons/ai-group-suggestions/ignore',
+      ({ body, query }) =>
+        ok(
+          unignoreGroupSuggestion(deps, {
+            key: body?.key ?? query.key,
+            archiveIds: body?.archives,
+          }),
+        ),
+      { body: TankSuggestionModel.unignoreBody, query: TankSuggestionModel.unignoreQuery },
+    )
+    .get('/api/tankoubons/ai-group-suggestions/ignored', () =>
+      ok({ ignored: listIgnoredGroupSuggestions(deps).map(toWireIgnored) }),
     )
 
 /** The full response: `{filtered, result (with full_data), total}`, paged by `page` (-1 = all). */

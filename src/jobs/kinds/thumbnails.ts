@@ -12,7 +12,7 @@ import { AppError } from '../../errors.ts'
 import { messageOf, publicReason } from '../public-reason.ts'
 import { eachLimited } from '../../model/each-limited.ts'
 
-/** sharp gains from two operations in flight on two cores (STACK-NOTES). */
+/** sharp gains from two operations in flight on two cores. */
 const IN_FLIGHT = 2
 
 export type ThumbnailArgs = {

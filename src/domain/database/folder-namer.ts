@@ -1,11 +1,11 @@
-// The language-model namer of subfolders-to-tankoubons (SPEC 4, Maintenance scripts): a better
-// Tankoubon name for a first-level folder and an artist: or circle: tag, best effort. The script
-// keeps the folder name and no tag when this throws or answers nothing (its own fallback).
+// The language-model namer of subfolders-to-tankoubons (docs/llm.md): a better Tankoubon name for a
+// first-level folder and an artist: or circle: tag, best effort. The script keeps the folder name
+// and no tag when this throws or answers nothing (its own fallback).
 import { Type } from '@sinclair/typebox'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../errors.ts'
 import type { ChatMessage } from '../../llm/client.ts'
-import type { FolderNamer } from '../database/subfolders-to-tankoubons.ts'
+import type { FolderNamer } from './subfolders-to-tankoubons.ts'
 
 /** Archive file names of one folder shown to the model (the rest are counted). */
 const FILES_SHOWN = 40

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { BUILTIN_PLUGINS_DIR } from '../assets.ts'
-import { findSyntaxErrors } from './syntax-check.ts'
+import { findSyntaxErrors } from '../plugins/syntax-check.ts'
 
 /**
  * The syntax errors of a plugin source, each `shown:line:col: SyntaxError: message` followed by

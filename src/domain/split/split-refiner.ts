@@ -1,14 +1,14 @@
-// The language-model refiner of split suggestions (SPEC 4, Archive splitting): the model regroups
-// the folder suggestion's outputs (merging folders that are one volume, naming each output) by
-// their indices, so it never names pages: every page of the folder suggestion lands in exactly
-// one output, and an answer that drops, repeats or invents an index is invalid and never used.
+// The language-model refiner of split suggestions (docs/llm.md): the model regroups the folder
+// suggestion's outputs (merging folders that are one volume, naming each output) by their indices,
+// so it never names pages: every page of the folder suggestion lands in exactly one output, and an
+// answer that drops, repeats or invents an index is invalid and never used.
 import { Type } from '@sinclair/typebox'
 import type { Deps } from '../../deps.ts'
 import { AppError, fail } from '../../errors.ts'
 import type { ChatMessage } from '../../llm/client.ts'
-import type { SplitOutput } from '../split/plan.ts'
-import type { SplitRefiner } from '../split/suggest.ts'
-import type { SplitTreeNode } from '../split/tree.ts'
+import type { SplitOutput } from './plan.ts'
+import type { SplitRefiner } from './suggest.ts'
+import type { SplitTreeNode } from './tree.ts'
 
 /** Folder outputs described to the model at most; a larger split keeps the folder suggestion. */
 const MAX_OUTPUTS_SENT = 300

@@ -1,5 +1,6 @@
 // `npm run plugin -- check <file.ts>` and `npm run plugin -- run <file.ts> [...]`: a plugin author's
-// loop, through the real sandbox and the real fetch rules, with no server and no database.
+// loop, through the real sandbox and the real fetch rules, with no server and no database. An entry
+// point of its own beside src/main.ts: it builds the config, archive reader, fetch and sandbox host.
 import { basename, isAbsolute, join, relative } from 'node:path'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -7,20 +8,20 @@ import { createArchiveReader } from '../archive/reader.ts'
 import { ConfigError, loadConfig, type Config } from '../config.ts'
 import { createOutboundFetch } from '../net/fetch.ts'
 import { setLogLevel } from '../log.ts'
-import { wrongAnswer } from './answer-check.ts'
-import { resolveArchive, type ArchiveToRun } from './cli-archive.ts'
-import { parseArgs, UsageError, USAGE, type CliArgs } from './cli-args.ts'
-import { syntaxErrors, typeCheck } from './cli-check.ts'
-import { missingHook } from './hook-check.ts'
-import { createSandboxHost, type PluginCtx, type PluginLogLine } from './host.ts'
-import { withLoginSession } from './login-session.ts'
+import { wrongAnswer } from '../plugins/answer-check.ts'
+import { resolveArchive, type ArchiveToRun } from './archive.ts'
+import { parseArgs, UsageError, USAGE, type CliArgs } from './args.ts'
+import { syntaxErrors, typeCheck } from './check.ts'
+import { missingHook } from '../plugins/hook-check.ts'
+import { createSandboxHost, type PluginCtx, type PluginLogLine } from '../plugins/host.ts'
+import { withLoginSession } from '../plugins/login-session.ts'
 import {
   ENTRY_OF,
   checkManifest,
   type LoginSession,
   type PluginManifest,
   type PluginRunTag,
-} from './manifest.ts'
+} from '../plugins/manifest.ts'
 
 type FetchLine = { method: string; url: string; status?: number; bytes?: number; ms: number }
 type Sandbox = ReturnType<typeof createSandboxHost<PluginRunTag>>

@@ -1,12 +1,12 @@
-// Tankoubon rename suggestions (SPEC 4, Tankoubons: the two ai rows): the language model reads the
-// Tankoubon's name and its members' names in reading order and suggests a name for the Tankoubon
-// and one per chapter, or for a single chapter. Suggestions only: nothing is written.
+// Tankoubon rename suggestions (docs/llm.md): the language model reads the Tankoubon's name and its
+// members' names in reading order and suggests a name for the Tankoubon and one per chapter, or for
+// a single chapter. Suggestions only: nothing is written.
 import { Type } from '@sinclair/typebox'
 import type { Deps } from '../../deps.ts'
 import { findArchives } from '../../db/repos/archives.repo.ts'
 import { fail } from '../../errors.ts'
 import type { ChatMessage } from '../../llm/client.ts'
-import { requireTankoubon, visibleMembers } from '../collections/tank-record.ts'
+import { requireTankoubon, visibleMembers } from './tank-record.ts'
 
 /** Members sent to the model at most; a larger Tankoubon is refused rather than cut. */
 export const MAX_RENAME_MEMBERS = 300

@@ -1,8 +1,8 @@
-// Tankoubon grouping suggestions (SPEC 4, Tankoubon grouping): archives that look like one series.
-// Candidates are found without the model, by normalized title (volume and chapter numbers,
-// brackets and punctuation stripped) within one artist or circle, and by a shared series: tag;
-// overlapping candidates merge. The model then confirms each candidate and names it. A suggestion's
-// key is a hash of its sorted archive ids, so an ignored one stays out of later rounds.
+// Tankoubon grouping suggestions (docs/llm.md): archives that look like one series. Candidates are
+// found without the model, by normalized title (volume and chapter numbers, brackets and
+// punctuation stripped) within one artist or circle, and by a shared series: tag; overlapping
+// candidates merge. The model then confirms each candidate and names it. A suggestion's key is a
+// hash of its sorted archive ids, so an ignored one stays out of later rounds.
 import { createHash } from 'node:crypto'
 import { Type } from '@sinclair/typebox'
 import type { Deps } from '../../deps.ts'
