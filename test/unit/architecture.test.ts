@@ -79,7 +79,6 @@ const STATE_BEING_MOVED = [
   'src/http/download-queue-stream.ts states',
 ]
 /** The plugin author's command-line tool, being moved from src/plugins/cli*.ts to src/cli/. */
-const CLI_BEING_MOVED = (path: string) => /^src\/plugins\/cli(-[a-z-]+)?\.ts$/.test(path)
 // --- end of issue 27 ---
 
 describe('architecture: import direction', () => {
@@ -224,16 +223,11 @@ describe('architecture: import direction', () => {
       'src/net/address-guard.ts',
       'sandbox/protocol.ts',
     ]
-    expect(
-      violations(
-        'src/plugins/',
-        (to, file) => local(to) && !CLI_BEING_MOVED(file) && !inside(to, ...allowed),
-      ),
-    ).toEqual([])
+    expect(violations('src/plugins/', (to) => local(to) && !inside(to, ...allowed))).toEqual([])
   })
 
   it('the plugin command-line tool is an entry point: nothing of the server imports it', () => {
-    const cli = (path: string) => path.startsWith('src/cli/') || CLI_BEING_MOVED(path)
+    const cli = (path: string) => path.startsWith('src/cli/')
     expect(violations('src/', (to, file) => cli(to) && !cli(file))).toEqual([])
   })
 
@@ -246,7 +240,7 @@ describe('architecture: import direction', () => {
       'src/boot.ts',
       'src/app.ts',
     ]
-    const cli = SRC.filter((s) => s.path.startsWith('src/cli/') || CLI_BEING_MOVED(s.path))
+    const cli = SRC.filter((s) => s.path.startsWith('src/cli/'))
     expect(cli.length).toBeGreaterThan(0)
     expect(cli.flatMap((s) => violations(s.path, (to) => inside(to, ...server)))).toEqual([])
   })
@@ -302,11 +296,10 @@ describe('architecture: parts', () => {
   })
 
   it('every path the table names exists', () => {
-    const pending = (p: string) => p === 'src/cli/' && SRC.some((s) => CLI_BEING_MOVED(s.path))
     expect(
       [...parts.values()]
         .flat()
-        .filter((p) => !existsSync(join(ROOT, p)) && !pending(p))
+        .filter((p) => !existsSync(join(ROOT, p)))
         .map((p) => `docs/architecture.md names ${p}, which does not exist`),
     ).toEqual([])
   })
