@@ -8,13 +8,14 @@ import { AREAS, type AreaStates } from './index.ts'
 
 const areas = AREAS as readonly AnyArea[]
 
-/** Each area's state record under its name, built once per server. */
+/** Each area's state record under its name (or declared state key), built once per server. */
 export function areaStates(infra: Infra): AreaStates {
   const states: Record<string, unknown> = {}
   for (const area of areas) {
     if (!area.state) continue
-    if (area.name in infra) throw new Error(`area ${area.name} shadows a part of Deps`)
-    states[area.name] = area.state(infra)
+    const key = area.stateKey ?? area.name
+    if (key in infra || key in states) throw new Error(`area ${area.name} shadows a part of Deps`)
+    states[key] = area.state(infra)
   }
   return states as AreaStates
 }
