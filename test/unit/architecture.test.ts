@@ -208,6 +208,21 @@ describe('architecture', () => {
     expect(offenders).toEqual([])
   })
 
+  it('domain and http modules keep no per-server state: it lives in the area state records', () => {
+    // A module-level variable, or a lower-case const made by a constructor or factory (a cache, a
+    // counter, a budget), is shared by every server in the process. Constant tables are named in
+    // capitals; loggers and text codecs hold nothing of a server's.
+    const state =
+      /^(?:export )?(?:let|var) |^(?:export )?const [a-z]\w*(?::[^=]+)? = (?:new (?!TextEncoder|TextDecoder)\w+|create(?!Logger)\w*)\b/m
+    const offenders = [
+      ...sourceFiles(join(ROOT, 'src/domain')),
+      ...sourceFiles(join(ROOT, 'src/http')),
+    ]
+      .filter((file) => state.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file))
+    expect(offenders).toEqual([])
+  })
+
   it('the web UI speaks only HTTP: ui/src imports nothing outside itself but preact', () => {
     const outside = (spec: string, file: string) =>
       spec.startsWith('.')
