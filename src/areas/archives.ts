@@ -9,6 +9,8 @@ import { createUnreadableFiles, type UnreadableFiles } from '../domain/archives/
 import { createDimensionCache, type DimensionCache } from '../domain/archives/pages.ts'
 import { createContentSync, type ContentSync } from '../domain/archives/content-sync.ts'
 import { readComicInfoOfNewArchives } from '../domain/archives/comicinfo-at-catalogue.ts'
+import { createThumbnailFailures, type ThumbnailFailures } from '../domain/archives/thumbnails.ts'
+import { createResizedPages, type ResizedPages } from '../domain/archives/page-resize.ts'
 import { rescanJob, type RescanArgs } from '../jobs/kinds/rescan.ts'
 import {
   regenThumbsJob,
@@ -28,6 +30,10 @@ export type ArchivesState = {
   dimensions: DimensionCache
   /** Content-folder sync (scan, watcher), started once the server listens. */
   contentSync: ContentSync
+  /** Thumbnails that failed on the page itself: GET thumbnail answers their job again. */
+  thumbnailFailures: ThumbnailFailures
+  /** Resized page copies on disk, and the page bytes held at once to make them. */
+  resizedPages: ResizedPages
 }
 
 type ArchivesJobArgs = {
@@ -45,6 +51,8 @@ export const archivesArea: Area<'archives', ArchivesState, ArchivesJobArgs> = {
     unreadable: createUnreadableFiles(),
     dimensions: createDimensionCache(),
     contentSync: createContentSync(infra),
+    thumbnailFailures: createThumbnailFailures(),
+    resizedPages: createResizedPages(infra.config),
   }),
   jobs: {
     rescan: rescanJob,

@@ -18,10 +18,19 @@ export type Stop = () => void | Promise<void>
 /**
  * An area, annotated on its const (`export const xArea: Area<'x', XState, XJobArgs> = ...`): the
  * declared types, not the values, give Deps and `enqueue` their shapes, so the area's code may use
- * Deps freely without a circular inference.
+ * Deps freely without a circular inference. `Key`: where its state sits in Deps, when not under
+ * its name (then `stateKey` says so).
  */
-export type Area<Name extends string, State = undefined, JobArgs = NoJobs> = {
-  /** The key of the area's state in Deps (`deps[name]`), and its name in logs. */
+export type Area<
+  Name extends string,
+  State = undefined,
+  JobArgs = NoJobs,
+  Key extends string = Name,
+> = AreaParts<Name, State, JobArgs> & StateKey<Name, Key>
+
+/** What an area declares, but where its state sits. */
+export type AreaParts<Name extends string, State, JobArgs> = {
+  /** Its name in logs, and the key of its state in Deps (`deps[name]`) unless stateKey is given. */
   name: Name
   /** Per-server state, built once from the infrastructure: no module keeps such state. */
   state?: (infra: Infra) => State
@@ -39,14 +48,22 @@ export type Area<Name extends string, State = undefined, JobArgs = NoJobs> = {
   routes?: readonly RouteFile[]
 }
 
+/**
+ * The key of the area's state in Deps when Infra holds the area's name already (the search
+ * index is `deps.search`): required then, so the type and the value cannot disagree.
+ */
+type StateKey<Name extends string, Key extends string> = [Key] extends [Name]
+  ? { stateKey?: undefined }
+  : { stateKey: Key }
+
 /** An area without job kinds. */
 export type NoJobs = Record<never, never>
 
 /** The widest area: what the assembly loops over (state and jobs read as plain data). */
 export type AnyArea = {
-  [K in keyof Area<string>]: K extends 'state'
+  [K in keyof AreaParts<string, unknown, NoJobs>]: K extends 'state'
     ? ((infra: Infra) => unknown) | undefined
     : K extends 'jobs'
       ? Readonly<Record<string, unknown>> | undefined
-      : Area<string>[K]
-}
+      : AreaParts<string, unknown, NoJobs>[K]
+} & { stateKey?: string }

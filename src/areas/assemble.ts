@@ -10,13 +10,14 @@ import { policyTable, type PolicyTable } from '../http/policy.ts'
 /** The server's areas: the list, or a test's list with a toy area added (startServer's option). */
 export const SERVER_AREAS = AREAS as readonly AnyArea[]
 
-/** Each area's state record under its name, built once per server. */
+/** Each area's state record under its name (or declared state key), built once per server. */
 export function areaStates(infra: Infra, areas = SERVER_AREAS): AreaStates {
   const states: Record<string, unknown> = {}
   for (const area of areas) {
     if (!area.state) continue
-    if (area.name in infra) throw new Error(`area ${area.name} shadows a part of Deps`)
-    states[area.name] = area.state(infra)
+    const key = area.stateKey ?? area.name
+    if (key in infra || key in states) throw new Error(`area ${area.name} shadows a part of Deps`)
+    states[key] = area.state(infra)
   }
   return states as AreaStates
 }

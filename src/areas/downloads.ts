@@ -12,6 +12,11 @@ import {
   type ComparisonCache,
 } from '../domain/downloads/compare-cache.ts'
 import { sweepInterruptedDownloads } from '../domain/downloads/sweep.ts'
+import {
+  createQueueStreams,
+  dropQueueSnapshotOnWrites,
+  type QueueStreams,
+} from '../http/download-queue-stream.ts'
 import { downloadUrlJob } from '../jobs/kinds/download-url.ts'
 import { downloadJob } from '../jobs/kinds/download.ts'
 
@@ -20,6 +25,8 @@ export type DownloadsState = {
   runtime: DownloadRuntime
   /** Page comparisons of queue items, kept while both files are unchanged. */
   comparisons: ComparisonCache
+  /** The queue's open streams and the `full` event they share. */
+  queueStreams: QueueStreams
 }
 
 type DownloadsJobArgs = { download_url: DownloadUrlArgs; download: DownloadJobArgs }
@@ -29,10 +36,18 @@ export const downloadsArea: Area<'downloads', DownloadsState, DownloadsJobArgs> 
   state: () => ({
     runtime: createDownloadRuntime(),
     comparisons: createComparisonCache(),
+    queueStreams: createQueueStreams(),
   }),
   jobs: { download_url: downloadUrlJob, download: downloadJob },
-  subscribe: ({ events, downloads }) =>
-    dropComparisonsOfRemovedItems(events, downloads.comparisons),
+  subscribe: ({ events, downloads }) => {
+    const stops = [
+      dropComparisonsOfRemovedItems(events, downloads.comparisons),
+      dropQueueSnapshotOnWrites(events, downloads.queueStreams),
+    ]
+    return () => {
+      for (const stop of stops) stop()
+    }
+  },
   recover: async (deps) => {
     // Before jobs resume: downloads a crash or stop cut are marked stale, so their jobs end.
     const swept = await sweepInterruptedDownloads(deps)

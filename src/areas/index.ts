@@ -1,7 +1,7 @@
 // The area list: what the server is made of. boot.ts builds each area's state into Deps, registers
 // its job kinds, subscribers and recovery; app.ts mounts its route files; the policy table is the
 // union of their rows. A new area is one line here (docs/architecture.md, Areas).
-import type { Area, AnyArea } from './area.ts'
+import type { AnyArea, AreaParts } from './area.ts'
 import { policyTable } from '../http/policy.ts'
 import { serverArea } from './server.ts'
 import { authArea } from './auth.ts'
@@ -37,12 +37,16 @@ export const AREAS = [
 ] as const
 
 type Areas = (typeof AREAS)[number]
-type StateOf<A> = A extends Area<string, infer S, infer _J> ? S : never
-type JobArgsOfArea<A> = A extends Area<string, infer _S, infer J> ? J : never
+type StateOf<A> = A extends AreaParts<string, infer S, infer _J> ? S : never
+type JobArgsOfArea<A> = A extends AreaParts<string, infer _S, infer J> ? J : never
+type StateKeyOf<A extends Areas> = A extends { stateKey: infer K extends string } ? K : A['name']
 
-/** Each area's state record, under the area's name: `deps.archives`, `deps.downloads`, ... */
+/**
+ * Each area's state record, under the area's name (`deps.archives`, `deps.downloads`, ...) or the
+ * state key it declares instead (`deps.searchState`).
+ */
 export type AreaStates = {
-  [A in Areas as StateOf<A> extends undefined ? never : A['name']]: StateOf<A>
+  [A in Areas as StateOf<A> extends undefined ? never : StateKeyOf<A>]: StateOf<A>
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (

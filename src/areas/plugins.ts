@@ -9,10 +9,13 @@ import { BUILTIN_PLUGINS_DIR } from '../assets.ts'
 import { pluginExecJob } from '../jobs/kinds/plugin-exec.ts'
 import { runPluginsOnNewArchives } from '../domain/plugins/auto-run.ts'
 import { applyDomainRules } from '../domain/plugins/settings.ts'
+import { createLoginSessions, type LoginSessions } from '../domain/plugins/login.ts'
 
 export type PluginsState = {
   /** Installed plugins, found in the background once the server listens; `ready()` waits. */
   registry: PluginRegistry
+  /** Sessions of login plugins, kept for later runs of the plugins naming them. */
+  loginSessions: LoginSessions
 }
 
 type PluginsJobArgs = { plugin_exec: PluginExecArgs }
@@ -26,6 +29,7 @@ export const pluginsArea: Area<'plugins', PluginsState, PluginsJobArgs> = {
       builtinDir: BUILTIN_PLUGINS_DIR,
       sideloadDir: join(config.pluginsDir, 'custom'),
     }),
+    loginSessions: createLoginSessions(),
   }),
   jobs: { plugin_exec: pluginExecJob },
   subscribe: (deps) => runPluginsOnNewArchives(deps),

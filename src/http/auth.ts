@@ -25,7 +25,7 @@ export async function resolveCaller(
   if (token) return { kind: 'token', tokenId: token.id, role: token.role }
   const access = readCookie(request, ACCESS_COOKIE)
   if (access) {
-    const familyId = await verifyAccessToken(deps.auth.sessionKeys, access)
+    const familyId = await verifyAccessToken(deps.auth, access)
     if (familyId && sessionIsLive(deps, familyId)) return { kind: 'session', familyId }
   }
   return ANONYMOUS

@@ -7,7 +7,7 @@ import { isAdmin, type Caller } from '../domain/auth/caller.ts'
 import { listQueue } from '../domain/downloads/queue.ts'
 import { itemOfJob } from '../domain/downloads/runtime.ts'
 import { fail } from '../errors.ts'
-import type { EventOf } from '../events.ts'
+import type { EventBus, EventOf } from '../events.ts'
 import { toWireDownloadItem } from './models/downloads.ts'
 import { encodeSseEvent, sseResponse } from './sse.ts'
 
@@ -16,29 +16,31 @@ const PROGRESS_DELTA_MS = 250
 /** Open streams per credential: a browser tab holds one; more is a leak or an attack. */
 export const MAX_QUEUE_STREAMS_PER_CREDENTIAL = 8
 
-type StreamState = {
+/** The queue's streams of one server (deps.downloads): their shared `full` event, open counts. */
+export type QueueStreams = {
   /**
    * The encoded `full` event of the current queue, with URL credentials shown (admins) and
    * hidden (other readers); null once a write changed the queue.
    */
   full: { shown: Uint8Array | null; hidden: Uint8Array | null }
+  /** Open streams by credential. */
   open: Map<string, number>
 }
 
-const states = new WeakMap<Deps, StreamState>()
+export function createQueueStreams(): QueueStreams {
+  return { full: { shown: null, hidden: null }, open: new Map() }
+}
 
-// The whole Deps: the state is kept per server, keyed by its Deps object.
-function stateOf(deps: Deps): StreamState {
-  let state = states.get(deps)
-  if (!state) {
-    const created: StreamState = { full: { shown: null, hidden: null }, open: new Map() }
-    // Subscribed before any stream, so a write drops the snapshot before streams see its delta.
-    const stale = () => void (created.full = { shown: null, hidden: null })
-    deps.events.subscribe('download.saved', stale)
-    deps.events.subscribe('download.removed', stale)
-    states.set(deps, (state = created))
+/**
+ * Drops the shared `full` event on every write of the queue. Subscribed at start, before any
+ * stream, so a write drops the snapshot before streams see its delta.
+ */
+export function dropQueueSnapshotOnWrites(bus: EventBus, streams: QueueStreams): () => void {
+  const stale = () => void (streams.full = { shown: null, hidden: null })
+  const stops = [bus.subscribe('download.saved', stale), bus.subscribe('download.removed', stale)]
+  return () => {
+    for (const stop of stops) stop()
   }
-  return state
 }
 
 /** Whose streams are counted together: a token, a login (session family), else an address. */
@@ -59,7 +61,7 @@ export function queueStream(
   ip: string | null,
   signal: AbortSignal,
 ): Response {
-  const state = stateOf(deps)
+  const state = deps.downloads.queueStreams
   const credential = credentialOf(caller, ip)
   const open = state.open.get(credential) ?? 0
   if (open >= MAX_QUEUE_STREAMS_PER_CREDENTIAL)

@@ -91,4 +91,22 @@ describe('POST /api/database/drop', () => {
     expect(meta.tags).toContain('keep:me')
     expect((await app.json('/api/categories', { cookie })).body).toHaveLength(1)
   })
+
+  it('answers no search hit kept from before the drop once the file is catalogued again', async () => {
+    await app.req(`/api/archives/${id}/metadata?title=Before%20the%20drop`, {
+      method: 'PUT',
+      cookie,
+    })
+    const hit = async () =>
+      ((await app.json('/api/search', { cookie })).body.data as Wire[]).find((a) => a.arcid === id)
+    expect((await hit())?.title).toBe('Before the drop')
+    expect(app.deps.wireCache.get(id)).toBeDefined()
+    expect((await app.json('/api/database/drop', { method: 'POST', cookie })).status).toBe(200)
+    expect(app.deps.wireCache.size).toBe(0)
+    cookie = await app.login()
+    await rescan(app, cookie)
+    const metadata = (await app.json(`/api/archives/${id}/metadata`, { cookie })).body
+    expect(metadata.title).toBe('Kept')
+    expect(await hit()).toEqual(metadata)
+  })
 })

@@ -68,19 +68,6 @@ const local = (to: string) => /^(src|sandbox|ui|plugins|scripts|test)\//.test(to
 const inside = (to: string, ...folders: string[]) =>
   local(to) && folders.some((f) => (f.endsWith('/') ? to.startsWith(f) : to === f))
 
-// --- issue 27: state being moved into area state records by another change. Empty at merge. ---
-/** Module-level state known today, being moved into its area's state (issue 27). */
-const STATE_BEING_MOVED = [
-  'src/domain/archives/thumbnails.ts knownFailures',
-  'src/domain/plugins/login.ts keptByServer',
-  'src/domain/archives/page-resize.ts caches',
-  'src/domain/auth/access-token.ts verified',
-  'src/domain/search/guest-scope.ts cache',
-  'src/http/download-queue-stream.ts states',
-]
-/** The plugin author's command-line tool, being moved from src/plugins/cli*.ts to src/cli/. */
-// --- end of issue 27 ---
-
 describe('architecture: import direction', () => {
   it('domain code never imports elysia or the http layer', () => {
     expect(violations('src/domain/', (to) => to === 'elysia' || inside(to, 'src/http/'))).toEqual(
@@ -566,17 +553,11 @@ function moduleStateOf(s: Source): string[] {
 
 describe('architecture: per-server state', () => {
   const STATELESS = ['src/domain/', 'src/http/', 'src/jobs/', 'src/areas/']
-  const moved = (line: string) =>
-    STATE_BEING_MOVED.some((m) => {
-      const [file, name] = m.split(' ')
-      return line.startsWith(`${file}:`) && line.includes(` ${name}: `)
-    })
-
   it('domain, http, jobs and areas keep no module-level state (it belongs in an area state record)', () => {
     const found = SRC.filter((s) => STATELESS.some((f) => s.path.startsWith(f))).flatMap(
       moduleStateOf,
     )
-    expect(found.filter((line) => !moved(line))).toEqual([])
+    expect(found).toEqual([])
   })
 
   it('the reading of state finds what it must, and leaves constants alone', () => {
@@ -610,15 +591,6 @@ describe('architecture: per-server state', () => {
           'const NONE: readonly string[] = []',
           'export function f(m) { const SET2 = new Set(); SET2.add(1); m.set(1); return SET.has("a") && RE.test("a") && TABLE.get(1) && FROZEN.a }',
         ].join('\n'),
-      ),
-    ).toEqual([])
-  })
-
-  it('each state being moved (issue 27) is still there: the list holds nothing stale', () => {
-    const found = SRC.flatMap(moduleStateOf)
-    expect(
-      STATE_BEING_MOVED.filter(
-        (m) => !found.some((line) => moved(line) && line.startsWith(m.split(' ')[0]!)),
       ),
     ).toEqual([])
   })

@@ -16,7 +16,7 @@ const LIST_BATCH = 1000
  * order. The guest scope is taken once, when the listing starts.
  */
 export function* visibleArchiveBatches(
-  deps: Pick<Deps, 'db' | 'search'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState'>,
   guestScoped: boolean,
 ): Generator<ArchiveRow[]> {
   const visible = guestScoped ? guestVisibleIds(deps) : null
@@ -38,7 +38,7 @@ const UNKNOWN_ID = "This ID doesn't exist on the server."
  * ids exist outside its scope.
  */
 export function requireArchive(
-  deps: Pick<Deps, 'db' | 'search'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState'>,
   rawId: string | undefined,
   guestScoped = false,
 ): ArchiveRow {

@@ -9,7 +9,7 @@ import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { AppError } from '../../errors.ts'
 import { createLogger } from '../../log.ts'
 import type { PageBody } from '../../archive/types.ts'
-import { createByteBudget } from '../../model/byte-budget.ts'
+import { createByteBudget, type ByteBudget } from '../../model/byte-budget.ts'
 import { pageMimeType } from '../../model/formats.ts'
 import { pageEtag } from './pages.ts'
 
@@ -23,36 +23,32 @@ export const RESIZE_CACHE_BYTES = 512 * 1024 * 1024
 /** Bytes of original pages held at once for resizing; more requests wait their turn. */
 export const RESIZE_BYTES_IN_FLIGHT = 256 * 1024 * 1024
 
-const resizeBudget = createByteBudget(RESIZE_BYTES_IN_FLIGHT)
-
 export type ResizedPage = { bytes: Uint8Array; contentType: string; etag: string }
 
-type Cache = {
+/** The disk cache of one server's data folder (deps.archives), and its pages being resized. */
+export type ResizedPages = {
   dir: string
   /** Relative file name -> size, in use order (oldest first). */
   entries: Map<string, number>
   bytes: number
+  /** The copies a previous run left, read on first use. */
   loaded: Promise<void> | null
+  /** Original pages held whole while they are resized: at most RESIZE_BYTES_IN_FLIGHT. */
+  budget: ByteBudget
 }
 
-const caches = new WeakMap<Deps['config'], Cache>()
-
-function cacheOf(deps: Pick<Deps, 'config'>): Cache {
-  let cache = caches.get(deps.config)
-  if (!cache) {
-    cache = {
-      dir: join(deps.config.dataDir, 'resized'),
-      entries: new Map(),
-      bytes: 0,
-      loaded: null,
-    }
-    caches.set(deps.config, cache)
+export function createResizedPages(config: Pick<Deps['config'], 'dataDir'>): ResizedPages {
+  return {
+    dir: join(config.dataDir, 'resized'),
+    entries: new Map(),
+    bytes: 0,
+    loaded: null,
+    budget: createByteBudget(RESIZE_BYTES_IN_FLIGHT),
   }
-  return cache
 }
 
 /** The copies a previous run left, oldest use (file time) first. */
-async function load(cache: Cache): Promise<void> {
+async function load(cache: ResizedPages): Promise<void> {
   const found: { name: string; size: number; mtime: number }[] = []
   let folders: string[] = []
   try {
@@ -78,7 +74,7 @@ async function load(cache: Cache): Promise<void> {
   for (const f of found) remember(cache, f.name, f.size)
 }
 
-function remember(cache: Cache, name: string, size: number): void {
+function remember(cache: ResizedPages, name: string, size: number): void {
   const known = cache.entries.get(name)
   if (known !== undefined) {
     cache.entries.delete(name)
@@ -88,7 +84,7 @@ function remember(cache: Cache, name: string, size: number): void {
   cache.bytes += size
 }
 
-async function evict(cache: Cache, limit: number): Promise<void> {
+async function evict(cache: ResizedPages, limit: number): Promise<void> {
   for (const [name, size] of cache.entries) {
     if (cache.bytes <= limit) break
     cache.entries.delete(name)
@@ -126,7 +122,7 @@ export async function resizedPage(
   const format = options.convert ?? deps.settings.get('thumbnail_format')
   const contentType = format === 'webp' ? 'image/webp' : 'image/jpeg'
   const etag = resizedEtag(row, entry, width, format)
-  const cache = cacheOf(deps)
+  const cache = deps.archives.resizedPages
   cache.loaded ??= load(cache)
   await cache.loaded
   const key = new Bun.CryptoHasher('sha1').update(etag).digest('hex')
@@ -145,7 +141,7 @@ export async function resizedPage(
   const page = await openPage()
   try {
     // The page is held whole while it is measured and resized: bounded across requests.
-    const made = await resizeBudget.use(page.size, async () => {
+    const made = await cache.budget.use(page.size, async () => {
       const bytes = await new Response(page.body).bytes()
       let size = known
       if (!size) {

@@ -110,7 +110,7 @@ const madeFrom = (row: ArchiveRow) => `${row.size}:${row.mtimeMs}:${row.hasPatch
 /** What making a thumbnail needs: the archive's pages, the image worker, the thumbnail's row. */
 export type ThumbnailDeps = Pick<
   Deps,
-  'config' | 'db' | 'events' | 'reader' | 'settings' | 'thumbnailer'
+  'archives' | 'config' | 'db' | 'events' | 'reader' | 'settings' | 'thumbnailer'
 >
 
 /**
@@ -152,7 +152,7 @@ export async function makeThumbnail(
 
 /** One thumbnail from the page as the row lists it, written in place of the old one. */
 async function writeThumbnail(
-  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'settings' | 'thumbnailer'>,
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'reader' | 'settings' | 'thumbnailer'>,
   row: ArchiveRow,
   page: number,
   sourcePage: number | undefined,
@@ -176,28 +176,26 @@ async function writeThumbnail(
     const other = `${thumbBase(deps, row.id, page)}.${f.ext}`
     if (other !== out) await rm(other, { force: true })
   }
-  failuresOf(deps).delete(failureKey(row.id, page))
+  deps.archives.thumbnailFailures.delete(failureKey(row.id, page))
   return { out, sha1 }
 }
 
 /** A thumbnail that could not be made from the file as it is, and the job that found it. */
 type KnownFailure = { job: number; stamp: string; at: number }
 
-/** Per server (its database): at most this many remembered, the oldest dropped first. */
+/** Thumbnails that failed on the page itself, by archive and page: per server (deps.archives). */
+export type ThumbnailFailures = Map<string, KnownFailure>
+
+/** At most this many remembered, the oldest dropped first. */
 const MAX_KNOWN_FAILURES = 10_000
 /** A failure is tried again past this (a file that vanished and came back unchanged). */
 const KNOWN_FAILURE_MS = 10 * 60_000
-const knownFailures = new WeakMap<object, Map<string, KnownFailure>>()
+
+export const createThumbnailFailures = (): ThumbnailFailures => new Map()
 
 const failureKey = (id: string, page: number) => `${id}:${page}`
 /** What a failure depends on: the file, the cover choice, the patch. */
 const stampOf = (row: ArchiveRow) => `${row.size}:${row.mtimeMs}:${row.coverPage}:${row.hasPatch}`
-
-function failuresOf(deps: Pick<Deps, 'db'>): Map<string, KnownFailure> {
-  let map = knownFailures.get(deps.db)
-  if (!map) knownFailures.set(deps.db, (map = new Map()))
-  return map
-}
 
 /**
  * Called by a one-thumbnail job that failed on the page itself (undecodable, refused, missing):
@@ -205,12 +203,12 @@ function failuresOf(deps: Pick<Deps, 'db'>): Map<string, KnownFailure> {
  * would fail alike and push real jobs out of the list. A system error (a full disk) is not kept.
  */
 export function rememberThumbnailFailure(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'archives'>,
   row: ArchiveRow,
   page: number,
   job: number,
 ): void {
-  const map = failuresOf(deps)
+  const map = deps.archives.thumbnailFailures
   const key = failureKey(row.id, page)
   map.delete(key)
   map.set(key, { job, stamp: stampOf(row), at: Date.now() })
@@ -218,8 +216,8 @@ export function rememberThumbnailFailure(
 }
 
 /** The failed job of this thumbnail of the file as it is now, if one is remembered. */
-function knownFailure(deps: Pick<Deps, 'db'>, row: ArchiveRow, page: number): number | null {
-  const failure = failuresOf(deps).get(failureKey(row.id, page))
+function knownFailure(deps: Pick<Deps, 'archives'>, row: ArchiveRow, page: number): number | null {
+  const failure = deps.archives.thumbnailFailures.get(failureKey(row.id, page))
   const current =
     failure && failure.stamp === stampOf(row) && Date.now() - failure.at < KNOWN_FAILURE_MS
   return current ? failure.job : null
@@ -227,7 +225,7 @@ function knownFailure(deps: Pick<Deps, 'db'>, row: ArchiveRow, page: number): nu
 
 /** GET thumbnail: the file when it exists; otherwise queue it and answer 202 or the placeholder. */
 export async function getThumbnail(
-  deps: Pick<Deps, 'config' | 'db' | 'jobs'>,
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'jobs'>,
   row: ArchiveRow,
   options: { page?: number; noFallback: boolean },
 ): Promise<ThumbnailOutcome> {

@@ -29,26 +29,45 @@ export async function signAccessToken(
     .sign(keys.signingKey)
 }
 
-/** Verified tokens kept per signing key: a browser sends the same one with every request. */
+/** Verified tokens kept: a browser sends the same one with every request. */
 const VERIFIED_MAX = 1000
-const verified = new WeakMap<SessionKeys, Map<string, { familyId: string; exp: number }>>()
+
+/**
+ * The tokens verified under one server's signing key, by token, with the clock their expiry is
+ * read from. Per server (deps.auth), so a token verified under one server's key is never taken
+ * for valid by another.
+ */
+export type VerifiedTokens = {
+  entries: Map<string, { familyId: string; exp: number }>
+  /** Milliseconds since the epoch. */
+  now: () => number
+}
+
+export function createVerifiedTokens(now: () => number = Date.now): VerifiedTokens {
+  return { entries: new Map(), now }
+}
+
+/** A server's signing key and the tokens verified under it (deps.auth). */
+export type TokenCheck = { sessionKeys: SessionKeys; verifiedTokens: VerifiedTokens }
 
 /**
  * The family id of a valid, unexpired access token (algorithm, issuer, audience, exp); else
  * null. A signature check costs about half of a small request, so a token already verified
  * under these keys is only checked for expiry (revocation is checked apart, on every request).
  */
-export async function verifyAccessToken(keys: SessionKeys, token: string): Promise<string | null> {
-  let cache = verified.get(keys)
-  if (!cache) verified.set(keys, (cache = new Map()))
+export async function verifyAccessToken(auth: TokenCheck, token: string): Promise<string | null> {
+  const { entries: cache, now } = auth.verifiedTokens
   const known = cache.get(token)
   if (known) {
-    if (known.exp > Date.now() / 1000) return known.familyId
+    if (known.exp > now() / 1000) return known.familyId
     cache.delete(token)
     return null
   }
   try {
-    const { payload } = await jwtVerify(token, keys.signingKey, VERIFY_OPTIONS)
+    const { payload } = await jwtVerify(token, auth.sessionKeys.signingKey, {
+      ...VERIFY_OPTIONS,
+      currentDate: new Date(now()),
+    })
     if (typeof payload.fid !== 'string' || typeof payload.exp !== 'number') return null
     if (cache.size >= VERIFIED_MAX) cache.delete(cache.keys().next().value!)
     cache.set(token, { familyId: payload.fid, exp: payload.exp })

@@ -33,7 +33,7 @@ export function readsTankAsArchive(deps: Pick<Deps, 'settings'>, rawId: string):
  * any Tankoubon outside its scope, known or not (as requireArchive does for archives).
  */
 function requireTank(
-  deps: Pick<Deps, 'db' | 'search'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState'>,
   id: string,
   guestScoped: boolean,
 ): TankoubonRow {
@@ -71,7 +71,7 @@ function memberChapters(
 
 /** The Tankoubon as a search hit (the figures grouped searches answer) and its members as toc. */
 export function tankArchiveMetadata(
-  deps: Pick<Deps, 'db' | 'search'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState'>,
   id: string,
   guestScoped: boolean,
 ): { tank: TankHit; toc: { name: string; page: number }[] } {
@@ -83,7 +83,7 @@ export function tankArchiveMetadata(
 
 /** Root-relative page URLs in global page order, each naming its member and entry. */
 export function listTankFiles(
-  deps: Pick<Deps, 'db' | 'jobs' | 'search'>,
+  deps: Pick<Deps, 'db' | 'jobs' | 'search' | 'searchState'>,
   id: string,
   force: boolean,
   guestScoped: boolean,
@@ -109,7 +109,7 @@ export function listTankFiles(
  * page.
  */
 export function tankPageEntry(
-  deps: Pick<Deps, 'db' | 'search'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState'>,
   id: string,
   selector: { path: string } | { index: number },
   guestScoped: boolean,
@@ -137,7 +137,7 @@ export function tankPageEntry(
 
 /** The Tankoubon's cover (page 0), or the page thumbnail of a global page of a member. */
 export function getTankArchiveThumbnail(
-  deps: Pick<Deps, 'config' | 'db' | 'jobs' | 'search'>,
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'jobs' | 'search' | 'searchState'>,
   id: string,
   options: { page: number; noFallback: boolean },
   guestScoped: boolean,
@@ -157,7 +157,7 @@ export function getTankArchiveThumbnail(
  * counts as reading the Tankoubon.
  */
 export async function setTankArchiveProgress(
-  deps: Pick<Deps, 'db' | 'events' | 'locks' | 'search' | 'settings'>,
+  deps: Pick<Deps, 'db' | 'events' | 'locks' | 'search' | 'searchState' | 'settings'>,
   id: string,
   page: number,
 ): Promise<{ id: string; page: number; lastreadtime: number }> {
@@ -173,7 +173,7 @@ export async function setTankArchiveProgress(
 
 /** Clears the New flag of every member still flagged (a reader opened the Tankoubon). */
 export async function clearTankNewFlags(
-  deps: Pick<Deps, 'db' | 'events' | 'locks' | 'search'>,
+  deps: Pick<Deps, 'db' | 'events' | 'locks' | 'search' | 'searchState'>,
   id: string,
 ): Promise<void> {
   const tank = requireTank(deps, id, false)

@@ -24,7 +24,7 @@ function thumbnailNumber(coverPage: number, localPage: number): number {
 }
 
 export async function getTankThumbnail(
-  deps: Pick<Deps, 'config' | 'db' | 'jobs'>,
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'jobs'>,
   rawId: string,
   noFallback: boolean,
   scope: Scope,

@@ -35,9 +35,7 @@ export type DropResult = {
   snapshot: number
 }
 
-export function dropDatabase(
-  deps: Pick<Deps, 'db' | 'events' | 'settings' | 'wireCache'>,
-): DropResult {
+export function dropDatabase(deps: Pick<Deps, 'db' | 'events' | 'settings'>): DropResult {
   const result = commit(deps, (w) => {
     const snapshot = writeSnapshot(w, 'drop', null)
     const archiveIds = listAllArchiveIds(w.db)
@@ -64,6 +62,6 @@ export function dropDatabase(
   })
   deps.settings.update({ ...DEFAULT_SETTINGS })
   deps.settings.setInternal('total_pages_read', 0)
-  deps.wireCache.clear()
+  // The kept search JSON goes archive by archive: the search area drops each on archive.removed.
   return result
 }

@@ -191,7 +191,7 @@ function href(path: string, page: number, query: Record<string, string> = {}): s
  * only: Tankoubons have no file to acquire and no single page list to stream.
  */
 export function acquisitionFeed(
-  deps: Pick<Deps, 'db' | 'search' | 'settings'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState' | 'settings'>,
   request: AcquisitionRequest,
   guestScoped: boolean,
 ): string | null {

@@ -25,7 +25,7 @@ const copyPathOf = (deps: Pick<Deps, 'config'>, id: string) =>
  * (its job is queued) or a cover that does not convert: the placeholder.
  */
 export async function opdsCover(
-  deps: Pick<Deps, 'config' | 'db' | 'jobs' | 'thumbnailer'>,
+  deps: Pick<Deps, 'archives' | 'config' | 'db' | 'jobs' | 'thumbnailer'>,
   row: ArchiveRow,
 ): Promise<ThumbnailOutcome> {
   const cover = await getThumbnail(deps, row, { noFallback: false })

@@ -175,7 +175,7 @@ export function execPluginJob(
  * job) and queues the run; higher `priority` runs first.
  */
 export async function queuePluginRun(
-  deps: Pick<Deps, 'db' | 'jobs' | 'plugins' | 'search'>,
+  deps: Pick<Deps, 'db' | 'jobs' | 'plugins' | 'search' | 'searchState'>,
   query: { plugin?: string; id?: string; arg?: string; priority?: string },
 ): Promise<{ job: number }> {
   const plugin = await requirePlugin(deps, query.plugin)

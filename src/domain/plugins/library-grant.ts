@@ -94,7 +94,7 @@ function options(value: unknown, what: string): Record<string, unknown> {
 }
 
 function search(
-  deps: Pick<Deps, 'db' | 'search' | 'settings'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState' | 'settings'>,
   filterArg: unknown,
   optionsArg: unknown,
 ) {
@@ -153,7 +153,7 @@ function writableCategory(deps: Pick<Deps, 'db' | 'settings'>, value: unknown): 
 
 /** The grant given to one script run: each call is checked, then run against the library. */
 export function libraryGrant(
-  deps: Pick<Deps, 'db' | 'events' | 'search' | 'settings'>,
+  deps: Pick<Deps, 'db' | 'events' | 'search' | 'searchState' | 'settings'>,
 ): LibraryGrant {
   const used: Record<QuotaMethod, number> = {
     createCategory: 0,

@@ -10,8 +10,13 @@ export const LOGIN_SESSION_TTL_MS = 30 * 60 * 1000
 
 type Kept = { until: number; session: Promise<LoginSession> }
 
-/** Per server (its database handle), so test servers in one process never share a session. */
-const keptByServer = new WeakMap<object, Map<string, Kept>>()
+/**
+ * Kept sessions by login plugin, file and arguments. Per server (deps.plugins), so test servers in
+ * one process never share a session.
+ */
+export type LoginSessions = Map<string, Kept>
+
+export const createLoginSessions = (): LoginSessions => new Map()
 
 function toSession(data: Record<string, unknown>, hosts: string[]): LoginSession {
   const cookies: LoginSession['cookies'] = []
@@ -38,8 +43,7 @@ export async function loginSession(deps: PluginRunDeps, namespace: string): Prom
     throw fail.bad_request(`Plugin ${namespace} named in login_from is not a login plugin.`)
   const args = await pluginArgs(deps, plugin)
   const key = `${plugin.namespace}\n${plugin.sha256}\n${JSON.stringify(args)}`
-  let kept = keptByServer.get(deps.db)
-  if (!kept) keptByServer.set(deps.db, (kept = new Map()))
+  const kept = deps.plugins.loginSessions
   const now = Date.now()
   const hit = kept.get(key)
   if (hit && hit.until > now) return hit.session

@@ -114,7 +114,7 @@ export type PreparedPlugin = {
 /** What running a plugin needs: the sandbox, its settings and login, and the library it may use. */
 export type PluginRunDeps = Pick<
   Deps,
-  'config' | 'db' | 'events' | 'plugins' | 'sandbox' | 'search' | 'settings'
+  'config' | 'db' | 'events' | 'plugins' | 'sandbox' | 'search' | 'searchState' | 'settings'
 >
 
 export async function preparePlugin(
@@ -161,7 +161,7 @@ function ctxOf(
 }
 
 function tagOf(
-  deps: Pick<Deps, 'config' | 'db' | 'events' | 'search' | 'settings'>,
+  deps: Pick<Deps, 'config' | 'db' | 'events' | 'search' | 'searchState' | 'settings'>,
   prepared: PreparedPlugin,
   archive: ArchiveRow | undefined,
 ): PluginRunTag {

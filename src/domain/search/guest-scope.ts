@@ -13,13 +13,24 @@ export type Scope = ReadonlySet<string> | null
 
 export const inScope = (scope: Scope, id: string): boolean => scope === null || scope.has(id)
 
-const cache = new WeakMap<SearchIndex, { version: number; ids: ReadonlySet<string> }>()
+/**
+ * The guest scope as last computed, with the index and version it was computed from. Per server
+ * (deps.searchState): a scope computed from one server's index is never another's.
+ */
+export type GuestScopeCache = {
+  kept: { index: SearchIndex; version: number; ids: ReadonlySet<string> } | null
+}
 
-export function guestVisibleIds(deps: Pick<Deps, 'db' | 'search'>): ReadonlySet<string> {
+export const createGuestScopeCache = (): GuestScopeCache => ({ kept: null })
+
+type ScopeDeps = Pick<Deps, 'db' | 'search' | 'searchState'>
+
+export function guestVisibleIds(deps: ScopeDeps): ReadonlySet<string> {
   const { search } = deps
   const version = search.version
-  const known = cache.get(search)
-  if (known && known.version === version) return known.ids
+  const cache = deps.searchState.guestScope
+  const known = cache.kept
+  if (known && known.index === search && known.version === version) return known.ids
   const ids = new Set<string>()
   const categories = listGuestCategoryRows(deps.db)
   const dynamic = (filter: string) => filter.trim() !== ''
@@ -36,10 +47,10 @@ export function guestVisibleIds(deps: Pick<Deps, 'db' | 'search'>): ReadonlySet<
   for (const id of [...ids]) {
     if (isTankoubonId(id)) for (const member of search.membersOf(id)) ids.add(member)
   }
-  cache.set(search, { version, ids })
+  cache.kept = { index: search, version, ids }
   return ids
 }
 
-export function scopeFor(deps: Pick<Deps, 'db' | 'search'>, guestScoped: boolean): Scope {
+export function scopeFor(deps: ScopeDeps, guestScoped: boolean): Scope {
   return guestScoped ? guestVisibleIds(deps) : null
 }

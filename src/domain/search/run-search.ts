@@ -106,7 +106,7 @@ function parseRequestFilter(filter: string): Term[] {
 
 /** The index query and its cache key (every parameter that shapes the result). */
 function resolveQuery(
-  deps: Pick<Deps, 'db' | 'search'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState'>,
   params: SearchParams,
   mode: Mode,
 ): { query: IndexQuery; key: string } {
@@ -147,7 +147,7 @@ function resolveQuery(
   return { query, key }
 }
 
-function run(deps: Pick<Deps, 'db' | 'search'>, params: SearchParams, mode: Mode) {
+function run(deps: Pick<Deps, 'db' | 'search' | 'searchState'>, params: SearchParams, mode: Mode) {
   if (!deps.search.ready) return null
   const { query, key } = resolveQuery(deps, params, mode)
   return deps.search.query(query, key)
@@ -200,7 +200,7 @@ export function loadHits(deps: Pick<Deps, 'db'>, ids: string[]): SearchHit[] {
 
 /** One page of result ids; `pageSize` defaults to the server's archives_per_page. */
 export function searchIds(
-  deps: Pick<Deps, 'db' | 'search' | 'settings'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState' | 'settings'>,
   params: SearchParams,
   guestScoped: boolean,
   pageSize = deps.settings.get('archives_per_page'),
@@ -217,7 +217,7 @@ export function searchIds(
  * a page is joined (ids need no escaping: 40 hex digits, TANK_ and digits, checked by the index).
  */
 export function searchIdsJson(
-  deps: Pick<Deps, 'db' | 'search' | 'settings'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState' | 'settings'>,
   params: SearchParams,
   guestScoped: boolean,
 ): Uint8Array | null {
@@ -233,7 +233,7 @@ export function searchIdsJson(
 
 /** `count` picks out of the whole result; fewer results than that: all of them, shuffled. */
 export function randomIds(
-  deps: Pick<Deps, 'db' | 'search'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState'>,
   params: SearchParams,
   count: number,
   guestScoped: boolean,
@@ -256,7 +256,7 @@ export function randomIds(
 
 /** Autocomplete: the first `limit` results of the same search in title order, arcid and title. */
 export function suggestTitles(
-  deps: Pick<Deps, 'db' | 'search'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState'>,
   params: SearchParams,
   limit: number,
   guestScoped: boolean,

@@ -8,7 +8,7 @@ export type StatsOptions = { minweight: number; hideExcludedNamespaces: boolean 
 
 /** Tags used at least `minweight` times, most used first; null until the index is built. */
 export function tagStatistics(
-  deps: Pick<Deps, 'db' | 'search' | 'settings'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState' | 'settings'>,
   options: StatsOptions,
   guestScoped: boolean,
 ): TagStat[] | null {
@@ -28,7 +28,7 @@ export function tagStatistics(
 
 /** Archives whose tags, LANraragi's ignored namespaces aside, are empty; null until built. */
 export function untaggedArchiveIds(
-  deps: Pick<Deps, 'db' | 'search'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState'>,
   guestScoped: boolean,
 ): string[] | null {
   if (!deps.search.ready) return null
@@ -37,7 +37,7 @@ export function untaggedArchiveIds(
 
 /** Tags for what a user typed, typos tolerated, most relevant first; null until built. */
 export function suggestTags(
-  deps: Pick<Deps, 'db' | 'search'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState'>,
   text: string,
   count: number,
   guestScoped: boolean,

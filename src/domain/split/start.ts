@@ -24,7 +24,7 @@ function liveSplitJob(deps: Pick<Deps, 'jobs'>, id: string): number | undefined 
 
 /** Queues the archive_split job; answers its id. */
 export async function startSplit(
-  deps: Pick<Deps, 'config' | 'db' | 'jobs' | 'locks' | 'reader' | 'search'>,
+  deps: Pick<Deps, 'config' | 'db' | 'jobs' | 'locks' | 'reader' | 'search' | 'searchState'>,
   rawId: string,
   options: SplitOptions,
 ): Promise<number> {

@@ -77,7 +77,7 @@ async function fileStampOf(deps: Pick<Deps, 'config'>, archive: ArchiveRow): Pro
 
 /** Analyses the archive now and stores the result (POST). */
 export async function analyzeSplit(
-  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'search'>,
+  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'search' | 'searchState'>,
   rawId: string,
   refine?: SplitRefiner,
 ): Promise<SplitSuggestion> {
@@ -113,7 +113,7 @@ export async function analyzeSplit(
  * (its pages may not be the ones stored).
  */
 export async function currentSplitSuggestion(
-  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'search'>,
+  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'search' | 'searchState'>,
   rawId: string,
 ): Promise<SplitSuggestion> {
   const archive = requireArchive(deps, rawId)

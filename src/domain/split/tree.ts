@@ -69,7 +69,7 @@ function sortChildren(node: SplitTreeNode): void {
 }
 
 export async function splitTree(
-  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'search'>,
+  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'search' | 'searchState'>,
   rawId: string,
 ): Promise<SplitTree> {
   const archive = requireArchive(deps, rawId)

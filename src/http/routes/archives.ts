@@ -298,7 +298,7 @@ export const archivesRoutes = (deps: Deps) =>
 
 /** Archive metadata, or a Tankoubon's as one long archive (tankoubons_as_archives). */
 function metadataOf(
-  deps: Pick<Deps, 'db' | 'search' | 'settings'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState' | 'settings'>,
   id: string,
   guestScoped: boolean,
 ) {
@@ -309,7 +309,7 @@ function metadataOf(
 
 /** The archive and entry a page request names; under a Tankoubon's id, a member's. */
 async function pageOf(
-  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'search' | 'settings'>,
+  deps: Pick<Deps, 'config' | 'db' | 'reader' | 'search' | 'searchState' | 'settings'>,
   id: string,
   selector: PageSelector,
   guestScoped: boolean,

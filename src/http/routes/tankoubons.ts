@@ -233,7 +233,7 @@ export const tankoubonsRoutes = (deps: Deps) =>
 
 /** The full response: `{filtered, result (with full_data), total}`, paged by `page` (-1 = all). */
 function fullTankoubon(
-  deps: Pick<Deps, 'db' | 'search' | 'settings'>,
+  deps: Pick<Deps, 'db' | 'search' | 'searchState' | 'settings'>,
   id: string,
   rawPage: string | undefined,
   guestScoped: boolean,
