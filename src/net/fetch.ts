@@ -14,7 +14,7 @@ export const MAX_REDIRECTS = 5
 
 export type OutboundInit = {
   method?: string
-  headers?: HeadersInit
+  headers?: Record<string, string> | [string, string][]
   /** A string or bytes, so a 307/308 redirect can send it again. */
   body?: string | Uint8Array<ArrayBuffer>
   signal?: AbortSignal

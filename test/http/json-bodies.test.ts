@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'bun:test'
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../../src/http/json-body.ts'
 import { expectAppError } from '../helpers/expect.ts'
-import { startTestServer } from '../helpers/server.ts'
+import { startTestServer, type Wire } from '../helpers/server.ts'
 
 const nested = (depth: number, leaf = '1') => '{"a":'.repeat(depth) + leaf + '}'.repeat(depth)
 
@@ -57,7 +57,7 @@ describe('JSON request bodies', () => {
       cookie,
     })
     expect(atCap.status).not.toBe(500)
-    expect((await atCap.json()).error ?? '').not.toContain('nests deeper')
+    expect(((await atCap.json()) as Wire).error ?? '').not.toContain('nests deeper')
 
     const pastCap = await app.req('/api/categories', {
       method: 'PUT',

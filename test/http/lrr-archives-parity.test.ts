@@ -56,7 +56,7 @@ async function upload(filename: string, bytes: Bytes, fields: Record<string, str
       ),
     )
   chunks.push(encoder.encode(`\r\n--${boundary}--\r\n`))
-  const body = new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer())
+  const body = new Uint8Array(await new Blob(chunks as Bun.BlobPart[]).arrayBuffer())
   const headers = { ...admin, 'content-type': `multipart/form-data; boundary=${boundary}` }
   return app.json('/api/archives/upload', { method: 'PUT', body, headers })
 }

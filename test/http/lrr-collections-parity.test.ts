@@ -380,7 +380,7 @@ describe('security probes on collection routes (simple/test_security.py, at the 
       ] as const) {
         const res = await app.req(path, { method, cookie })
         expect({ path, method, status: res.status }).toEqual({ path, method, status: 400 })
-        expect((await res.json()).success).toBe(0)
+        expect(((await res.json()) as Wire).success).toBe(0)
       }
     }
   })

@@ -19,7 +19,7 @@ const settings = async (json: Record<string, unknown>) => {
   await res.text()
 }
 
-async function page(query: string, headers: HeadersInit = {}) {
+async function page(query: string, headers: Bun.HeadersInit = {}) {
   const res = await app.req(`/api/archives/${id}/page?${query}`, { cookie, headers })
   const bytes = new Uint8Array(await res.arrayBuffer())
   return { res, bytes }

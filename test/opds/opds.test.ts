@@ -33,7 +33,7 @@ async function put(path: string, init: { body?: URLSearchParams; json?: unknown 
   return (await res.json()) as Wire
 }
 
-async function getFeed(path: string, init: { cookie?: string; headers?: HeadersInit } = {}) {
+async function getFeed(path: string, init: { cookie?: string; headers?: Bun.HeadersInit } = {}) {
   const res = await app.req(path, { cookie, ...init })
   expect(res.status).toBe(200)
   const text = await res.text()

@@ -2,13 +2,20 @@
 // so every non-API path stays the server's (a 404 stays a 404).
 import { signal } from '@preact/signals'
 
-export type Route = { path: string; parts: string[]; query: URLSearchParams }
+/** `malformed`: a part of the path is not valid percent-encoding (the app shows Not found). */
+export type Route = { path: string; parts: string[]; query: URLSearchParams; malformed: boolean }
 
 function parse(hash: string): Route {
   const raw = hash.replace(/^#/, '') || '/'
   const [path = '/', qs = ''] = raw.split('?', 2)
-  const parts = path.split('/').filter(Boolean).map(decodeURIComponent)
-  return { path, parts, query: new URLSearchParams(qs) }
+  const query = new URLSearchParams(qs)
+  try {
+    const parts = path.split('/').filter(Boolean).map(decodeURIComponent)
+    return { path, parts, query, malformed: false }
+  } catch {
+    // A hand-edited or truncated link (`#/archive/%E0%A4%A`): no view gets a half-decoded id.
+    return { path, parts: [], query, malformed: true }
+  }
 }
 
 export const route = signal<Route>(parse(location.hash))

@@ -86,7 +86,7 @@ export function Cover({ src, alt, class: className }: Props) {
       stopped = true
       clearTimeout(timer)
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `src` comes with `url`; `setState` is new each render and only writes through setCurrent.
   }, [state, url, attempt])
 
   return (

@@ -59,7 +59,6 @@ export function JobProgress({ id, label, onEnd }: Props) {
   useEffect(() => {
     if (job && isTerminal(job.state)) onEnd?.(job)
     // Only the transition to a terminal state matters.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state])
   const name = label ?? `Job ${id}`
   return (

@@ -21,7 +21,7 @@ export function useApi<T>(load: () => Promise<T>, deps: unknown[]) {
     return () => {
       current = false
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `load` is a new closure each render: the caller's `deps` say when it asks for something new.
   }, [...deps, version])
   const reload = useCallback(() => setVersion((v) => v + 1), [])
   return { data, error, loading, reload }

@@ -83,7 +83,7 @@ export function useResults(state: LibraryQuery): Results {
         return !finished
       }
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `key` stands for every field of `state` the request reads.
     [key],
   )
 
@@ -140,7 +140,6 @@ export function useResults(state: LibraryQuery): Results {
       clearTimeout(retryTimer.current)
     }
     // Only a new search (or a reload) restarts; `page` changes as pages load.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, version])
 
   /** The next page; after a failure, the page that failed (a user's Retry). */

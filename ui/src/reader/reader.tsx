@@ -101,7 +101,7 @@ export function Reader({ book }: { book: Book }) {
     if (route.value === startRoute.current) return
     const asked = Number(route.value.query.get('page'))
     if (Number.isInteger(asked) && asked >= 1 && asked !== page) go(asked)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only a new route: `page` changes with every turn, which must not send the reader back.
   }, [route.value])
 
   // Progress, once the reader settles on a page; a page still waiting is saved on leaving.

@@ -51,7 +51,6 @@ export function VerticalStage({ stage, pages, page, jump, fit, onVisible, onZone
     const timer = setTimeout(unpin, PIN_MS)
     return () => clearTimeout(timer)
     // Only explicit jumps scroll; the page changing because of scrolling must not.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [jump])
 
   return (

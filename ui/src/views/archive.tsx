@@ -7,6 +7,7 @@ import { loggedIn } from '../session.ts'
 import { Cover } from '../components/cover.tsx'
 import { notify, notifyError } from '../components/toast.tsx'
 import { useApi } from '../components/use-api.ts'
+import { usePageTitle } from '../components/page-title.ts'
 import { isNew, type ArchiveMeta } from '../types.ts'
 import { Details } from '../archive/details.tsx'
 import { MetadataForm } from '../archive/metadata-form.tsx'
@@ -23,6 +24,7 @@ export function ArchiveView({ parts }: { parts: string[] }) {
   const [confirming, setConfirming] = useState(false)
   // Bumped when the cover changes: a new URL, so no cached copy of the old one shows.
   const [coverVersion, setCoverVersion] = useState(0)
+  usePageTitle(meta.data?.arcid === id ? meta.data.title : 'Archive')
 
   if (meta.error)
     return (

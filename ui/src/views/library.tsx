@@ -57,11 +57,11 @@ export function LibraryView(_: { parts: string[] }) {
     if (results.errorStatus === 401) goToLogin()
   }, [results.errorStatus])
 
-  // Record how many pages are shown, without a history entry per page.
+  // Record how many pages are shown, without a history entry per page. Only when that number
+  // changes: the rest of `state` is read, not watched.
   useEffect(() => {
     if (results.pages > 0 && results.pages !== state.page)
       navigate(libraryHref({ ...state, page: results.pages }), { replace: true })
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [results.pages])
 
   const change = (patch: Partial<LibraryQuery>) =>
