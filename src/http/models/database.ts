@@ -2,12 +2,25 @@
 // files (a Content-Disposition name clients save them under).
 import { t } from 'elysia'
 import { fail } from '../../errors.ts'
+import type { SnapshotInfo } from '../../domain/database/snapshots.ts'
 
 export const DatabaseModel = {
   backupParams: t.Object({ jobid: t.String() }),
   backupQuery: t.Object({ format: t.Optional(t.String()) }),
   snapshotParams: t.Object({ id: t.String() }),
 }
+
+/** One entry of GET /api/database/import-snapshots. */
+export const toWireSnapshot = (s: SnapshotInfo) => ({
+  id: s.id,
+  created_at: s.createdAt,
+  reason: s.reason,
+  job: s.jobId,
+  archives: s.archives,
+  categories: s.categories,
+  tankoubons: s.tankoubons,
+  size: s.size,
+})
 
 /** `format` of GET /api/database/backup/{jobid}: json or file (the default); else 400. */
 export function parseBackupFormat(raw: string | undefined): 'json' | 'file' {

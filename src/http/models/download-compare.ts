@@ -1,8 +1,14 @@
 // Wire shapes of the download comparison routes: params, the side/index queries, the insertions
-// body of export-patch, keep-b (and the queue's overwrite).
+// body of export-patch, keep-b (and the queue's overwrite), and the comparison's answer (its
+// result, pairs and stream events), converted once here.
 import { t } from 'elysia'
 import { fail } from '../../errors.ts'
-import type { Side } from '../../domain/downloads/compare-align.ts'
+import type { Side, UnmatchedPage } from '../../domain/downloads/compare-align.ts'
+import type {
+  ComparisonResult,
+  ComparisonSample,
+  SampleEvent,
+} from '../../domain/downloads/compare.ts'
 
 const INSERTIONS_BODY =
   'Body must be {"insertions": [{"a_index" or "a_filename", "after_filename" or "before_filename"}]}.'
@@ -42,3 +48,41 @@ export function parseSide(value: string | undefined): Side {
   if (value === 'a' || value === 'b') return value
   throw fail.bad_request('side must be a or b.')
 }
+
+/** One aligned pair as answered (and streamed). */
+export const toWireSample = (p: ComparisonSample) => ({
+  a_index: p.aIndex,
+  b_index: p.bIndex,
+  a_filename: p.aFilename,
+  b_filename: p.bFilename,
+  distance: p.distance,
+  a_sharpness: p.aSharpness,
+  b_sharpness: p.bSharpness,
+  better: p.better,
+})
+
+/** An unmatched page: an anchor the alignment did not find stays absent (not null). */
+const toWireUnmatched = (u: UnmatchedPage) => ({
+  index: u.index,
+  filename: u.filename,
+  ...(u.afterFilename === undefined ? {} : { after_filename: u.afterFilename }),
+  ...(u.beforeFilename === undefined ? {} : { before_filename: u.beforeFilename }),
+})
+
+/** POST compare's fields and the stream's `done` event. */
+export const toWireComparison = (r: ComparisonResult) => ({
+  pairs: r.pairs.map(toWireSample),
+  a_total: r.aTotal,
+  b_total: r.bTotal,
+  unmatched_a: r.unmatchedA.map(toWireUnmatched),
+  unmatched_b: r.unmatchedB.map(toWireUnmatched),
+  recommendation: r.recommendation,
+  reason: r.reason,
+})
+
+/** The stream's `sample` event. */
+export const toWireSampleEvent = (e: SampleEvent) => ({
+  sample_index: e.sampleIndex,
+  phase: e.phase,
+  sample: toWireSample(e.sample),
+})

@@ -1,8 +1,9 @@
 // Wire shapes of plugins: PluginInfo, the settings and options bodies, the priority list and the
-// query of a run.
+// query of a run, and the answer of an upload.
 import { t } from 'elysia'
 import { MAX_EXPORT_NAMESPACES } from '../../domain/plugins/export.ts'
 import type { ListedPlugin } from '../../domain/plugins/listing.ts'
+import type { InstalledAnswer } from '../../domain/plugins/upload.ts'
 import { pluginIcon } from '../../plugins/icons.ts'
 import type { PluginParameter } from '../../plugins/manifest.ts'
 import { ParamText, bodyParam } from '../params.ts'
@@ -107,3 +108,10 @@ export function toWirePlugin(plugin: ListedPlugin) {
     priority: plugin.priority,
   }
 }
+
+/** POST /api/plugins/upload: what was installed, and the version it replaced (or null). */
+export const toWireInstalled = (i: InstalledAnswer) => ({
+  namespace: i.namespace,
+  version: i.version,
+  previous_version: i.previousVersion,
+})

@@ -6,7 +6,12 @@ import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
 import { readMultipart } from '../multipart.ts'
-import { backupResponse, DatabaseModel, parseBackupFormat } from '../models/database.ts'
+import {
+  backupResponse,
+  DatabaseModel,
+  parseBackupFormat,
+  toWireSnapshot,
+} from '../models/database.ts'
 import { toWireArchive } from '../models/archives.ts'
 import { cleanDatabase } from '../../domain/archives/clean.ts'
 import { clearAllNewFlags } from '../../domain/archives/edit.ts'
@@ -107,7 +112,9 @@ export const databaseRoutes = (deps: Deps) =>
       return ok({ job: deps.jobs.enqueue('import_legacy', { upload: form.file, ...options }) })
     })
     .get('/api/database/import-legacy/count', () => ok({ count: legacyImportCount(deps) }))
-    .get('/api/database/import-snapshots', () => ok({ snapshots: listSnapshots(deps) }))
+    .get('/api/database/import-snapshots', () =>
+      ok({ snapshots: listSnapshots(deps).map(toWireSnapshot) }),
+    )
     .get(
       '/api/database/import-snapshots/:id',
       ({ params }) => {
