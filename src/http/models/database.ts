@@ -1,8 +1,10 @@
-// Wire shapes of the database routes: backup job download, snapshots, and the documents sent as
-// files (a Content-Disposition name clients save them under).
+// Wire shapes of the database routes: backup job download, snapshots, the subfolder scripts'
+// answers, and the documents sent as files (a Content-Disposition name clients save them under).
 import { t } from 'elysia'
 import { fail } from '../../errors.ts'
 import type { SnapshotInfo } from '../../domain/database/snapshots.ts'
+import type { SubfolderCategories } from '../../domain/database/subfolders-to-categories.ts'
+import type { SubfolderTankoubons } from '../../domain/database/subfolders-to-tankoubons.ts'
 
 export const DatabaseModel = {
   backupParams: t.Object({ jobid: t.String() }),
@@ -20,6 +22,26 @@ export const toWireSnapshot = (s: SnapshotInfo) => ({
   categories: s.categories,
   tankoubons: s.tankoubons,
   size: s.size,
+})
+
+/** POST /api/database/scripts/subfolders-to-categories. */
+export const toWireSubfolderCategories = (r: SubfolderCategories) => ({
+  created: r.created,
+  updated: r.updated,
+  categories: r.categories.map((c) => ({ id: c.id, name: c.name, added: c.added })),
+  elapsed_ms: r.elapsedMs,
+})
+
+/** POST /api/database/scripts/subfolders-to-tankoubons. */
+export const toWireSubfolderTankoubons = (r: SubfolderTankoubons) => ({
+  created: r.created,
+  tankoubons: r.tankoubons.map((t) => ({
+    id: t.id,
+    name: t.name,
+    archives: t.archives,
+    tags: t.tags,
+  })),
+  elapsed_ms: r.elapsedMs,
 })
 
 /** `format` of GET /api/database/backup/{jobid}: json or file (the default); else 400. */

@@ -11,6 +11,8 @@ import {
   DatabaseModel,
   parseBackupFormat,
   toWireSnapshot,
+  toWireSubfolderCategories,
+  toWireSubfolderTankoubons,
 } from '../models/database.ts'
 import { toWireArchive } from '../models/archives.ts'
 import { cleanDatabase } from '../../domain/archives/clean.ts'
@@ -150,9 +152,13 @@ export const databaseRoutes = (deps: Deps) =>
     })
     .post('/api/database/scripts/repair-mojibake', () => ok(repairStoredMojibake(deps)))
     .post('/api/database/scripts/subfolders-to-categories', async () =>
-      ok(await subfoldersToCategories(deps)),
+      ok(toWireSubfolderCategories(await subfoldersToCategories(deps))),
     )
     // With a provider configured the model names each folder, best effort (domain/llm).
     .post('/api/database/scripts/subfolders-to-tankoubons', async ({ request }) =>
-      ok(await subfoldersToTankoubons(deps, llmFolderNamer(deps, request.signal))),
+      ok(
+        toWireSubfolderTankoubons(
+          await subfoldersToTankoubons(deps, llmFolderNamer(deps, request.signal)),
+        ),
+      ),
     )
