@@ -40,8 +40,8 @@ export type LoginAnalysis = {
   status: number | null
   /** The form holding a password field (else the first form), as read from the markup. */
   form: PageForm | null
-  forms_found: number
-  cookies_set: { name: string; domain: string | null; path: string | null }[]
+  formsFound: number
+  cookiesSet: { name: string; domain: string | null; path: string | null }[]
   flow: LoginFlow
 }
 
@@ -93,8 +93,8 @@ export async function analyzeLogin(
     url: page.url,
     status: page.status,
     form,
-    forms_found: read.forms.length,
-    cookies_set: cookies,
+    formsFound: read.forms.length,
+    cookiesSet: cookies,
     flow,
   }
 }
