@@ -129,6 +129,35 @@ export type WireArchive = {
   toc?: { name: string; page: number }[]
 }
 
+/**
+ * Archive metadata as answered (LANraragi's contract), keys in the order toWireArchive writes
+ * them: a response schema cleans an answer into its own key order. `toc` is left out only by
+ * list answers that do not carry it.
+ */
+export const ArchiveMetadata = t.Object({
+  arcid: t.String(),
+  title: t.String(),
+  filename: t.String(),
+  tags: t.String(),
+  isnew: t.String(),
+  extension: t.String(),
+  progress: t.Integer(),
+  pagecount: t.Integer(),
+  lastreadtime: t.Integer(),
+  size: t.Integer(),
+  summary: t.String(),
+  toc: t.Optional(t.Array(t.Object({ name: t.String(), page: t.Integer() }))),
+})
+
+/**
+ * GET /api/archives, documented only: the list is streamed batch by batch as a Response (never
+ * one object in memory), which Elysia does not validate.
+ */
+export const ArchiveListResponse = t.Array(ArchiveMetadata)
+
+/** GET /api/archives/:id/files: the extract job's id and the page URLs. */
+export const FilesResponse = t.Object({ job: t.Integer(), pages: t.Array(t.String()) })
+
 /** The stored toc (JSON page -> title) as the spec's ordered array. */
 export function tocEntries(toc: string): { name: string; page: number }[] {
   const map = JSON.parse(toc) as Record<string, string>

@@ -80,3 +80,19 @@ export function toWireTankoubon(tank: Tankoubon) {
 export function toWireFullTankoubon(tank: FullTankoubon) {
   return { ...toWireTankoubon(tank), full_data: tank.fullData.map((row) => toWireArchive(row)) }
 }
+
+/** GET /api/tankoubons (LANraragi's contract), keys in the order the answer writes them. */
+export const TankoubonListResponse = t.Object({
+  filtered: t.Integer(),
+  result: t.Array(
+    t.Object({
+      id: t.String(),
+      name: t.String(),
+      summary: t.String(),
+      tags: t.String(),
+      progress: t.Integer(),
+      archives: t.Array(t.String()),
+    }),
+  ),
+  total: t.Integer(),
+})

@@ -23,6 +23,7 @@ import {
 import { updateTankProgress } from '../../domain/collections/tank-progress.ts'
 import { getTankThumbnail, setTankThumbnail } from '../../domain/collections/tank-thumbnail.ts'
 import {
+  TankoubonListResponse,
   TankoubonModel,
   parseListPage,
   parsePageNumber,
@@ -69,7 +70,7 @@ export const tankoubonsRoutes = (deps: Deps) =>
           total: list.total,
         }
       },
-      { query: TankoubonModel.listQuery },
+      { query: TankoubonModel.listQuery, response: TankoubonListResponse },
     )
     .put(
       '/api/tankoubons',
