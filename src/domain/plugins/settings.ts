@@ -1,5 +1,7 @@
 // Installed plugins as the API sees them: listings by type and priority, the user's arguments and
 // Run Automatically toggle, per-plugin options (domain rules), and the priority order.
+// Snake_case kept: PluginOptions keys are the stored `plugins.options` JSON, named as the API
+// names them (as settings keys are); PluginSettings' `secret_set` is still the wire name (left).
 import type { Deps } from '../../deps.ts'
 import {
   findPlugin,

@@ -1,6 +1,9 @@
 // Analyzing a login page for a login plugin (POST /api/plugin-wizard/analyze-login): the page
 // (given, or fetched under the plugins' fetch rules) is read on the server for its forms and the
 // cookies it sets, and the model describes the login flow as checked JSON.
+// Snake_case kept: LoginFlowSchema (`session_cookies`) is the model's JSON answer schema, and the
+// prompt's `other_forms`/`cookies_set` are what the model is shown; the answer is converted in
+// http/models/wizard.ts.
 import { Type, type Static } from '@sinclair/typebox'
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'

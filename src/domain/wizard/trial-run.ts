@@ -2,6 +2,7 @@
 // sandbox as an installed plugin of its type would (its own hosts only, the real fetch rules, the
 // server's limits, its login plugin's session), against a URL or an archive. Nothing is installed
 // or written: a script plugin gets no ctx.library, since that could change categories.
+// Snake_case kept: TrialRunRequest (`archive_id`) is the request body as WizardModel checks it.
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
 import { wrongAnswer } from '../../plugins/answer-check.ts'
