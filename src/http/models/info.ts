@@ -1,4 +1,5 @@
 // Wire shape of GET /api/info: LANraragi's server info, converted once from the domain's ServerInfo.
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { ServerInfo } from '../../domain/info.ts'
 
@@ -25,9 +26,9 @@ export const toWireInfo = (i: ServerInfo) => ({
 
 /** The answer's schema (LANraragi's contract): every field is always there. */
 export const InfoResponse = t.Object({
-  archives_per_page: t.Integer(),
+  archives_per_page: Type.Integer(),
   authenticated_progress: t.Boolean(),
-  cache_last_cleared: t.Integer(),
+  cache_last_cleared: Type.Integer(),
   debug_mode: t.Boolean(),
   excluded_namespaces: t.Array(t.String()),
   has_password: t.Boolean(),
@@ -37,8 +38,8 @@ export const InfoResponse = t.Object({
   restart_required: t.Boolean(),
   server_resizes_images: t.Boolean(),
   server_tracks_progress: t.Boolean(),
-  total_archives: t.Integer(),
-  total_pages_read: t.Integer(),
+  total_archives: Type.Integer(),
+  total_pages_read: Type.Integer(),
   version: t.String(),
   version_desc: t.String(),
   version_name: t.String(),

@@ -1,4 +1,5 @@
 // Wire shape of background jobs (JobStatus), plus LANraragi's minion fields and their schema.
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { JobRow } from '../../jobs/queue.ts'
 
@@ -91,23 +92,23 @@ const MinionTime = t.Union([t.String(), t.Null()])
  * the order toWireMinionJob writes them (the optional ones sit where toWireJob adds them).
  */
 export const MinionJobResponse = t.Object({
-  id: t.Integer(),
+  id: Type.Integer(),
   name: t.String(),
   state: t.String(),
   progress: t.Number(),
   result: t.Unknown(),
   result_truncated: t.Boolean(),
   error: t.Optional(t.String()),
-  started_at: t.Optional(t.Integer()),
-  finished_at: t.Optional(t.Integer()),
-  downloaded_bytes: t.Optional(t.Integer()),
-  total_bytes: t.Optional(t.Integer()),
-  rate_limit_bytes_per_sec: t.Optional(t.Integer()),
+  started_at: t.Optional(Type.Integer()),
+  finished_at: t.Optional(Type.Integer()),
+  downloaded_bytes: t.Optional(Type.Integer()),
+  total_bytes: t.Optional(Type.Integer()),
+  rate_limit_bytes_per_sec: t.Optional(Type.Integer()),
   rate_limit_matched_pattern: t.Optional(t.String()),
   task: t.String(),
   notes: t.Record(t.String(), t.Unknown()),
   args: t.Array(t.Unknown()),
-  attempts: t.Integer(),
+  attempts: Type.Integer(),
   children: t.Array(t.Unknown()),
   parents: t.Array(t.Unknown()),
   created: MinionTime,
@@ -115,11 +116,11 @@ export const MinionJobResponse = t.Object({
   started: MinionTime,
   finished: MinionTime,
   retried: t.Null(),
-  retries: t.Integer(),
+  retries: Type.Integer(),
   expires: t.Null(),
-  lax: t.Integer(),
-  priority: t.Integer(),
+  lax: Type.Integer(),
+  priority: Type.Integer(),
   queue: t.String(),
   time: MinionTime,
-  worker: t.Integer(),
+  worker: Type.Integer(),
 })

@@ -1,5 +1,6 @@
 // Wire side of search: query-string schemas (strings, parsed here so a bad value names itself in
 // a 400), and search hits as archive metadata (a Tankoubon under its TANK_ id).
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { SearchHit, SearchParams, TankHit } from '../../domain/search/run-search.ts'
 import { parseCategoryId } from '../../model/ids.ts'
@@ -91,8 +92,8 @@ export function parseTagQuery(q: typeof SearchModel.tags.static) {
  */
 export const SearchResponse = t.Object({
   data: t.Array(ArchiveMetadata),
-  recordsTotal: t.Integer(),
-  recordsFiltered: t.Integer(),
+  recordsTotal: Type.Integer(),
+  recordsFiltered: Type.Integer(),
 })
 
 /** A search or random entry: archive metadata with its `toc`, as LANraragi answers them. */

@@ -1,4 +1,5 @@
 // Wire shapes of Tankoubons (plain and full), their request bodies, and page parameters.
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { FullTankoubon } from '../../domain/collections/tankoubons.ts'
 import type { Tankoubon } from '../../domain/collections/tank-record.ts'
@@ -83,16 +84,16 @@ export function toWireFullTankoubon(tank: FullTankoubon) {
 
 /** GET /api/tankoubons (LANraragi's contract), keys in the order the answer writes them. */
 export const TankoubonListResponse = t.Object({
-  filtered: t.Integer(),
+  filtered: Type.Integer(),
   result: t.Array(
     t.Object({
       id: t.String(),
       name: t.String(),
       summary: t.String(),
       tags: t.String(),
-      progress: t.Integer(),
+      progress: Type.Integer(),
       archives: t.Array(t.String()),
     }),
   ),
-  total: t.Integer(),
+  total: Type.Integer(),
 })
