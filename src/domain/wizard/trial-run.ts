@@ -2,7 +2,6 @@
 // sandbox as an installed plugin of its type would (its own hosts only, the real fetch rules, the
 // server's limits, its login plugin's session), against a URL or an archive. Nothing is installed
 // or written: a script plugin gets no ctx.library, since that could change categories.
-// Snake_case kept: TrialRunRequest (`archive_id`) is the request body as WizardModel checks it.
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
 import { wrongAnswer } from '../../plugins/answer-check.ts'
@@ -22,7 +21,7 @@ import { readSourceManifest, requireSourceSize } from './check-source.ts'
 export type TrialRunRequest = {
   source: string
   url?: string
-  archive_id?: string
+  archiveId?: string
   args?: Record<string, unknown>
   oneshot?: string
 }
@@ -53,7 +52,7 @@ export async function trialRunPlugin(
   const read = await readSourceManifest(deps, request.source)
   if (!read.ok) throw fail.bad_request(`Not a valid plugin: ${read.reason}`)
   const manifest = read.manifest
-  const archive = request.archive_id ? requireArchive(deps, request.archive_id) : undefined
+  const archive = request.archiveId ? requireArchive(deps, request.archiveId) : undefined
   const oneshot = request.oneshot ?? request.url ?? null
   const ctx: PluginCtx = {
     args: argsOf(manifest, request.args),

@@ -1,7 +1,8 @@
 // Wire shapes of the plugin wizard: the bodies of trial-run, save, analyze-login and lookup, the
-// stream's id, and analyze-login's answer. generate/start takes any JSON object (the spec: the raw body, stored as given).
+// stream's id, and analyze-login's answer, converted once here. generate/start takes any JSON object (the spec: the raw body, stored as given).
 import { t } from 'elysia'
 import type { LoginAnalysis } from '../../domain/wizard/analyze-login.ts'
+import type { TrialRunRequest } from '../../domain/wizard/trial-run.ts'
 
 const TRIAL_BODY =
   'Body must be {"source": "<plugin file>", "url"?, "archive_id"?, "args"?: {...}, "oneshot"?}.'
@@ -61,3 +62,14 @@ export const toWireLoginAnalysis = (a: LoginAnalysis) => ({
   cookies_set: a.cookiesSet,
   flow: a.flow,
 })
+
+/** trial-run's body: only the fields sent. */
+export function toTrialRunRequest(body: typeof WizardModel.trialRunBody.static): TrialRunRequest {
+  return {
+    source: body.source,
+    ...(body.url === undefined ? {} : { url: body.url }),
+    ...(body.archive_id === undefined ? {} : { archiveId: body.archive_id }),
+    ...(body.args === undefined ? {} : { args: body.args }),
+    ...(body.oneshot === undefined ? {} : { oneshot: body.oneshot }),
+  }
+}

@@ -8,7 +8,7 @@ import { createLogger } from '../../log.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
 import { sseResponse } from '../sse.ts'
-import { toWireLoginAnalysis, WizardModel } from '../models/wizard.ts'
+import { toTrialRunRequest, toWireLoginAnalysis, WizardModel } from '../models/wizard.ts'
 import { analyzeLogin } from '../../domain/wizard/analyze-login.ts'
 import { GenerationError, generatePlugin } from '../../domain/wizard/generate.ts'
 import { lookupSite } from '../../domain/wizard/lookup.ts'
@@ -99,7 +99,7 @@ export const pluginWizardRoutes = (deps: Deps) =>
     )
     .post(
       '/api/plugin-wizard/trial-run',
-      async ({ body }) => ok(await trialRunPlugin(deps, body)),
+      async ({ body }) => ok(await trialRunPlugin(deps, toTrialRunRequest(body))),
       {
         body: WizardModel.trialRunBody,
       },
