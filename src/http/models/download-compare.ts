@@ -9,6 +9,7 @@ import type {
   ComparisonSample,
   SampleEvent,
 } from '../../domain/downloads/compare.ts'
+import type { InsertionRequest } from '../../domain/downloads/compare-patch.ts'
 
 const INSERTIONS_BODY =
   'Body must be {"insertions": [{"a_index" or "a_filename", "after_filename" or "before_filename"}]}.'
@@ -25,6 +26,18 @@ export const InsertionItem = t.Object(
   },
   { additionalProperties: false, error: INSERTIONS_BODY },
 )
+
+/** One picked page as sent (InsertionItem, or the overwrite body's): only the fields sent. */
+export function toInsertionRequest(item: typeof InsertionItem.static): InsertionRequest {
+  return {
+    ...(item.a_index === undefined ? {} : { aIndex: item.a_index }),
+    ...(item.a_filename === undefined ? {} : { aFilename: item.a_filename }),
+    ...(item.b_index === undefined ? {} : { bIndex: item.b_index }),
+    ...(item.b_filename === undefined ? {} : { bFilename: item.b_filename }),
+    ...(item.after_filename === undefined ? {} : { afterFilename: item.after_filename }),
+    ...(item.before_filename === undefined ? {} : { beforeFilename: item.before_filename }),
+  }
+}
 
 export const CompareModel = {
   params: t.Object({ id: t.String() }),

@@ -11,6 +11,7 @@ import { sseResponse } from '../sse.ts'
 import {
   CompareModel,
   parseSide,
+  toInsertionRequest,
   toWireComparison,
   toWireSampleEvent,
 } from '../models/download-compare.ts'
@@ -93,7 +94,7 @@ export const downloadCompareRoutes = (deps: Deps) =>
     .post(
       '/api/download_queue/:id/compare/export-patch',
       async ({ params, body }) => {
-        const zip = await exportPatch(deps, params.id, body.insertions)
+        const zip = await exportPatch(deps, params.id, body.insertions.map(toInsertionRequest))
         return new Response(zip as Uint8Array<ArrayBuffer>, {
           headers: {
             'content-type': 'application/zip',
@@ -106,7 +107,8 @@ export const downloadCompareRoutes = (deps: Deps) =>
     .post(
       '/api/download_queue/:id/compare/keep-b',
       async ({ params, body }) => {
-        const kept = await keepExisting(deps, params.id, body?.insertions ?? [])
+        const insertions = (body?.insertions ?? []).map(toInsertionRequest)
+        const kept = await keepExisting(deps, params.id, insertions)
         return ok({ id: params.id, archive_id: kept.archive.id, inserted: kept.inserted })
       },
       { params: CompareModel.params, body: CompareModel.keepBody },

@@ -33,6 +33,7 @@ import {
   toQueueItemEdit,
   toWireDownloadItem,
 } from '../models/downloads.ts'
+import { toInsertionRequest } from '../models/download-compare.ts'
 import type { PolicyRows } from '../policy.ts'
 
 /** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
@@ -146,7 +147,9 @@ export const downloadQueueRoutes = (deps: Deps) =>
       async ({ params, body }) =>
         ok({
           id: params.id,
-          ...wireOutcome(await overwriteConflict(deps, params.id, body?.insertions)),
+          ...wireOutcome(
+            await overwriteConflict(deps, params.id, body?.insertions?.map(toInsertionRequest)),
+          ),
         }),
       { params: DownloadModel.idParams, body: DownloadModel.overwriteBody },
     )
