@@ -8,7 +8,7 @@ export type Health = {
   /** The database answers a trivial query. */
   db: boolean
   /** The search index is built (searches answer 204 until then). */
-  search_ready: boolean
+  searchReady: boolean
   /** The plugin sandbox's runtime (Node 24 and its entry) is where the host starts it from. */
   sandbox: 'installed' | 'missing'
 }
@@ -32,7 +32,7 @@ export function health(deps: Pick<Deps, 'db' | 'search'>): Health {
   return {
     status: db ? 'ok' : 'error',
     db,
-    search_ready: deps.search.ready,
+    searchReady: deps.search.ready,
     sandbox: sandboxInstalled() ? 'installed' : 'missing',
   }
 }

@@ -17,26 +17,50 @@ function cacheLastCleared(deps: Pick<Deps, 'search' | 'settings' | 'startedAt'>)
   return Math.floor(Math.max(indexChanged, tempCleaned) / 1000)
 }
 
-export function serverInfo(deps: Pick<Deps, 'db' | 'search' | 'settings' | 'startedAt'>) {
+/** The instance's settings and counters (answered by GET /api/info in LANraragi's names). */
+export type ServerInfo = {
+  archivesPerPage: number
+  authenticatedProgress: boolean
+  /** Unix seconds. */
+  cacheLastCleared: number
+  debugMode: boolean
+  excludedNamespaces: string[]
+  hasPassword: boolean
+  motd: string
+  name: string
+  nofunMode: boolean
+  restartRequired: boolean
+  serverResizesImages: boolean
+  serverTracksProgress: boolean
+  totalArchives: number
+  totalPagesRead: number
+  version: string
+  versionDesc: string
+  versionName: string
+}
+
+export function serverInfo(
+  deps: Pick<Deps, 'db' | 'search' | 'settings' | 'startedAt'>,
+): ServerInfo {
   const s = deps.settings.all()
   return {
-    archives_per_page: s.archives_per_page,
-    authenticated_progress: s.authenticated_progress,
-    cache_last_cleared: cacheLastCleared(deps),
-    debug_mode: s.debug_mode,
-    excluded_namespaces: s.excluded_namespaces,
-    has_password: passwordEnabled(deps.settings),
+    archivesPerPage: s.archives_per_page,
+    authenticatedProgress: s.authenticated_progress,
+    cacheLastCleared: cacheLastCleared(deps),
+    debugMode: s.debug_mode,
+    excludedNamespaces: s.excluded_namespaces,
+    hasPassword: passwordEnabled(deps.settings),
     motd: s.motd,
     name: s.name,
-    nofun_mode: s.nofun_mode,
-    restart_required: false,
-    server_resizes_images: s.server_resizes_images,
-    server_tracks_progress: s.server_tracks_progress,
+    nofunMode: s.nofun_mode,
+    restartRequired: false,
+    serverResizesImages: s.server_resizes_images,
+    serverTracksProgress: s.server_tracks_progress,
     // The index keeps the count for free; counting rows in SQLite scans the table (~40 ms at 100k).
-    total_archives: deps.search.ready ? deps.search.archiveCount() : countArchives(deps.db),
-    total_pages_read: deps.settings.getInternal<number>('total_pages_read') ?? 0,
+    totalArchives: deps.search.ready ? deps.search.archiveCount() : countArchives(deps.db),
+    totalPagesRead: deps.settings.getInternal<number>('total_pages_read') ?? 0,
     version: API_VERSION,
-    version_desc: `Tankobun ${pkg.version}: a LANraragi-compatible library server on Bun`,
-    version_name: `Tankobun ${pkg.version}`,
+    versionDesc: `Tankobun ${pkg.version}: a LANraragi-compatible library server on Bun`,
+    versionName: `Tankobun ${pkg.version}`,
   }
 }

@@ -1,4 +1,5 @@
 // Instance settings: one schema with defaults, cached in memory, written through to SQLite.
+// Snake_case kept: settings keys are the stored names and the API's (GET/PUT /api/settings).
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { Db } from '../db/client.ts'

@@ -93,7 +93,7 @@ describe('alignPages', () => {
       [3, 2],
     ])
     expect(unmatchedPages('a', ['1', '2', 'x', '3'], ['p1', 'p2', 'p3'], pairs)).toEqual([
-      { index: 2, filename: 'x', after_filename: 'p2', before_filename: 'p3' },
+      { index: 2, filename: 'x', afterFilename: 'p2', beforeFilename: 'p3' },
     ])
   })
 
@@ -118,21 +118,21 @@ describe('runComparison', () => {
   it('pairs the same pages and recommends keeping the existing archive', async () => {
     const pages = numbered([11, 12, 13, 14])
     const { result, events } = await compare(pages, pages)
-    expect(result.pairs.map((p) => [p.a_index, p.b_index])).toEqual([
+    expect(result.pairs.map((p) => [p.aIndex, p.bIndex])).toEqual([
       [0, 0],
       [1, 1],
       [2, 2],
       [3, 3],
     ])
     expect(result.pairs.every((p) => p.distance === 0 && p.better === 'same')).toBe(true)
-    expect(result).toMatchObject({ a_total: 4, b_total: 4, unmatched_a: [], unmatched_b: [] })
+    expect(result).toMatchObject({ aTotal: 4, bTotal: 4, unmatchedA: [], unmatchedB: [] })
     expect(result.recommendation).toBe('keep_b')
     // Coarse samples for every pair first, then a precise replacement for each.
     expect(events.map((e) => e.phase)).toEqual([
       ...Array(4).fill('coarse'),
       ...Array(4).fill('precise'),
     ])
-    expect(new Set(events.filter((e) => e.phase === 'precise').map((e) => e.sample_index))).toEqual(
+    expect(new Set(events.filter((e) => e.phase === 'precise').map((e) => e.sampleIndex))).toEqual(
       new Set([0, 1, 2, 3]),
     )
   })
@@ -142,10 +142,10 @@ describe('runComparison', () => {
     const a = numbered([21, 22, 99, 23, 24])
     const { result } = await compare(a, b)
     expect(result.pairs).toHaveLength(4)
-    expect(result.unmatched_a).toEqual([
-      { index: 2, filename: '003.jpg', after_filename: '002.jpg', before_filename: '003.jpg' },
+    expect(result.unmatchedA).toEqual([
+      { index: 2, filename: '003.jpg', afterFilename: '002.jpg', beforeFilename: '003.jpg' },
     ])
-    expect(result.unmatched_b).toEqual([])
+    expect(result.unmatchedB).toEqual([])
     expect(result.recommendation).toBe('keep_b_with_insertions')
   })
 
@@ -153,9 +153,9 @@ describe('runComparison', () => {
     const b = numbered([31, 32, 33, 34])
     const a = numbered([31, 33, 34])
     const { result } = await compare(a, b)
-    expect(result.unmatched_a).toEqual([])
-    expect(result.unmatched_b).toEqual([
-      { index: 1, filename: '002.jpg', after_filename: '001.jpg', before_filename: '002.jpg' },
+    expect(result.unmatchedA).toEqual([])
+    expect(result.unmatchedB).toEqual([
+      { index: 1, filename: '002.jpg', afterFilename: '001.jpg', beforeFilename: '002.jpg' },
     ])
   })
 
@@ -165,7 +165,7 @@ describe('runComparison', () => {
     const { result } = await compare(a, b)
     expect(result.pairs).toHaveLength(3)
     expect(result.pairs.map((p) => p.better)).toEqual(['same', 'b', 'same'])
-    expect(result.pairs[1]!.b_sharpness).toBeGreaterThan(result.pairs[1]!.a_sharpness)
+    expect(result.pairs[1]!.bSharpness).toBeGreaterThan(result.pairs[1]!.aSharpness)
     expect(result.recommendation).toBe('keep_b')
   })
 })

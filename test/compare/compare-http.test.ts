@@ -97,6 +97,39 @@ describe('POST /api/download_queue/:id/compare', () => {
     expect(typeof body.reason).toBe('string')
   })
 
+  it('answers the exact wire keys, in order, for the result, its pairs and the stream events', async () => {
+    const { id } = await conflictItem()
+    const { body } = await app.json(`/api/download_queue/${id}/compare`, { method: 'POST', cookie })
+    const RESULT = ['a_total', 'b_total', 'unmatched_a', 'unmatched_b', 'recommendation', 'reason']
+    const PAIR = [
+      'a_index',
+      'b_index',
+      'a_filename',
+      'b_filename',
+      'distance',
+      'a_sharpness',
+      'b_sharpness',
+      'better',
+    ]
+    expect(Object.keys(body)).toEqual(['operation', 'success', 'pairs', ...RESULT])
+    for (const pair of body.pairs as Wire[]) expect(Object.keys(pair)).toEqual(PAIR)
+    expect(Object.keys(body.unmatched_a[0])).toEqual([
+      'index',
+      'filename',
+      'after_filename',
+      'before_filename',
+    ])
+    const events = await readStream(`/api/download_queue/${id}/compare/stream`)
+    for (const { event, data } of events) {
+      if (event === 'sample') {
+        expect(Object.keys(data)).toEqual(['sample_index', 'phase', 'sample'])
+        expect(Object.keys(data.sample)).toEqual(PAIR)
+      }
+      if (event === 'done') expect(Object.keys(data)).toEqual(['pairs', ...RESULT])
+    }
+    expect(events.map((e) => e.event).slice(-2)).toEqual(['done', 'end'])
+  })
+
   it('compares again once a file changed', async () => {
     const { id, tempPath } = await conflictItem()
     const post = () => app.json(`/api/download_queue/${id}/compare`, { method: 'POST', cookie })

@@ -63,9 +63,9 @@ describe('overwrite insertions (readOverwriteInsertions, writeOverwriteInsertion
   it('refuses a page the old archive lacks or an anchor the download lacks', async () => {
     const itemId = await conflictItem()
     for (const request of [
-      { b_index: 1, after_filename: 'nope.jpg' },
-      { b_filename: 'nope.jpg', after_filename: '001.jpg' },
-      { a_index: 1, after_filename: '001.jpg' },
+      { bIndex: 1, afterFilename: 'nope.jpg' },
+      { bFilename: 'nope.jpg', afterFilename: '001.jpg' },
+      { aIndex: 1, afterFilename: '001.jpg' },
     ]) {
       const error = await readOverwriteInsertions(app.deps, itemId, [request]).then(
         () => null,
@@ -88,7 +88,7 @@ describe('overwrite insertions (readOverwriteInsertions, writeOverwriteInsertion
       { index: 1, filename: '002.jpg', after_filename: '001.jpg', before_filename: '002.jpg' },
     ])
     const insertions = await readOverwriteInsertions(app.deps, itemId, [
-      { b_index: 1, after_filename: '001.jpg' },
+      { bIndex: 1, afterFilename: '001.jpg' },
     ])
     // The queue deletes the old archive before the new one takes its name: the pages are held.
     await deleteArchive(app.deps, findArchive(app.deps.db, ids['Old']!)!)

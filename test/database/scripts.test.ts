@@ -62,6 +62,20 @@ describe('POST /api/database/scripts/subfolders-to-categories', () => {
     expect((await app.json('/api/categories', { cookie })).body).toHaveLength(3)
   })
 
+  it('answers the exact wire keys in order', async () => {
+    const res = await post('subfolders-to-categories')
+    expect(Object.keys(res.body)).toEqual([
+      'operation',
+      'success',
+      'created',
+      'updated',
+      'categories',
+      'elapsed_ms',
+    ])
+    for (const category of res.body.categories as Wire[])
+      expect(Object.keys(category)).toEqual(['id', 'name', 'added'])
+  })
+
   it('is refused to a guest token', async () => {
     const token = await app.json('/api/tokens', {
       method: 'POST',
@@ -98,6 +112,20 @@ describe('POST /api/database/scripts/subfolders-to-tankoubons', () => {
     expect(res.body.created).toBe(2)
     const tanks = (await app.json('/api/tankoubons', { cookie })).body.result as Wire[]
     expect(tanks.filter((t) => t.name === 'Series A')).toHaveLength(2)
+  })
+
+  it('answers the exact wire keys in order', async () => {
+    const res = await post('subfolders-to-tankoubons')
+    expect(Object.keys(res.body)).toEqual([
+      'operation',
+      'success',
+      'created',
+      'tankoubons',
+      'elapsed_ms',
+    ])
+    expect(res.body.tankoubons.length).toBeGreaterThan(0)
+    for (const tank of res.body.tankoubons as Wire[])
+      expect(Object.keys(tank)).toEqual(['id', 'name', 'archives', 'tags'])
   })
 
   it('takes a namer when one is given, and keeps the folder name when it fails', async () => {

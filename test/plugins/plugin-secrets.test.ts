@@ -96,6 +96,26 @@ describe('secret plugin arguments', () => {
     expect(await sessionCookie()).toBe(`auth=reader:${SECRET}`)
   })
 
+  it('answer the exact wire keys in order; a plugin without secrets answers no secret_set', async () => {
+    const saved = await put(SETTINGS, ['reader', SECRET])
+    expect(Object.keys(saved.body)).toEqual([
+      'operation',
+      'success',
+      'customargs',
+      'enabled',
+      'secret_set',
+    ])
+    expect(Object.keys((await app.json(SETTINGS, { cookie })).body)).toEqual([
+      'operation',
+      'success',
+      'customargs',
+      'enabled',
+      'secret_set',
+    ])
+    const plain = await app.json('/api/plugins/settings?namespace=metadata/filename', { cookie })
+    expect(Object.keys(plain.body)).toEqual(['operation', 'success', 'customargs', 'enabled'])
+  })
+
   it('keep their value when a PUT sends null or leaves them out, and clear on ""', async () => {
     await put(SETTINGS, ['reader', SECRET])
     // What a client echoing the GET sends: the secret's null keeps it.

@@ -55,6 +55,23 @@ const post = (
 ) => app.json(`/api/plugin-wizard/${path}`, { method: 'POST', json, ...auth })
 
 describe('POST /api/plugin-wizard/analyze-login', () => {
+  it('answers the exact wire keys in order', async () => {
+    provider.answer({ kind: 'good', content: JSON.stringify(FLOW) })
+    const { body } = await post('analyze-login', { url: `${site.url}/login` })
+    expect(Object.keys(body)).toEqual([
+      'operation',
+      'success',
+      'url',
+      'status',
+      'form',
+      'forms_found',
+      'cookies_set',
+      'flow',
+    ])
+    expect(Object.keys(body.form)).toEqual(['action', 'method', 'id', 'fields', 'has_password'])
+    expect(Object.keys(body.cookies_set[0])).toEqual(['name', 'domain', 'path'])
+  })
+
   it('reads the login form and the cookies set, and answers the flow the model describes', async () => {
     provider.answer({ kind: 'good', content: JSON.stringify(FLOW) })
     const { status, body } = await post('analyze-login', { url: `${site.url}/login` })

@@ -8,6 +8,8 @@
 // Cheap by design: only inserted rows (never edits or a shown-again row), only ZIP and plain TAR
 // files (one entry read from the directory already cached; RAR, 7z and compressed tar would need
 // an extraction), one archive at a time, after the scan's transaction, through the archive writer.
+// Snake_case kept: `new_tags` and `tags_added` are the metadata plugin API's answer, which
+// applyMetadata takes and reports on (plugins/exec.ts).
 import type { Deps } from '../../deps.ts'
 import type { ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { AppError } from '../../errors.ts'

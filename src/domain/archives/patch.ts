@@ -3,6 +3,7 @@
 // a rename or delete of the archive carries it along) holding the inserted page images and a
 // manifest naming each one's anchor among the archive's own pages. The row's has_patch flag says
 // whether to look for it, so an archive without a patch never touches the disk for it.
+// Snake_case kept: `after_filename`/`before_filename` are the patch zip's stored manifest format.
 import { rename, rm } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { Deps } from '../../deps.ts'

@@ -2,6 +2,8 @@
 // entries skipped), catalogues new files, follows moves and changes, hides rows whose file is
 // gone or became unreadable. Unchanged files (path, size, mtime) of shown rows are never re-read;
 // a hidden row's file is, so a file that came back is shown again.
+// Snake_case kept: ScanResult (`existing_id`) is the rescan job's result, stored as the job's JSON
+// and answered as-is by the job routes (JobStatus `result`).
 import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import type { Deps } from '../../deps.ts'

@@ -1,5 +1,7 @@
 // LANraragi's bookmark link: the one static category the reader's bookmark button adds archives
 // to. Stored as an internal setting; a link whose category is gone or turned dynamic reads as none.
+// Snake_case kept: `category_id` is an extra field of LANraragi's error envelope (AppError extras
+// are envelope fields).
 import type { Deps } from '../../deps.ts'
 import { findCategory } from '../../db/repos/categories.repo.ts'
 import { fail } from '../../errors.ts'

@@ -4,6 +4,8 @@
 // one the library does not have is skipped and counted: its metadata has no file to belong to.
 // Every row goes through its writer; the caller's commit() makes the whole document one
 // transaction, so a failure part way leaves the library as it was.
+// Snake_case kept: ApplyCounts is the restore and legacy-import jobs' result, stored as the job's
+// JSON and answered as-is by the job routes (JobStatus `result`).
 import { findArchive } from '../../db/repos/archives.repo.ts'
 import { findCategory, listCategoryMembers } from '../../db/repos/categories.repo.ts'
 import { archiveIdsByFilename } from '../../db/repos/database.repo.ts'

@@ -1,6 +1,7 @@
 // The backup document (docs/maintenance.md) in LANraragi's shape: what GET /api/database/backup
 // answers, the backup job writes, restore and legacy import read, and snapshots hold. Reading one
 // checks every record before anything is written, so a bad file is a 400, never half a restore.
+// Snake_case kept: the backup document format (`visible_to_guest`), written to files and read back.
 import type { Db } from '../../db/client.ts'
 import { listCategoryRows, membersByCategory } from '../../db/repos/categories.repo.ts'
 import { listBackupArchiveRows } from '../../db/repos/database.repo.ts'

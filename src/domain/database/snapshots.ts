@@ -17,9 +17,10 @@ export type SnapshotReason = 'import_legacy' | 'drop'
 
 export type SnapshotInfo = {
   id: number
-  created_at: number
+  /** Unix seconds. */
+  createdAt: number
   reason: string
-  job: number | null
+  jobId: number | null
   archives: number
   categories: number
   tankoubons: number
@@ -42,9 +43,9 @@ export function writeSnapshot(w: Write, reason: SnapshotReason, jobId: number | 
 export function listSnapshots(deps: Pick<Deps, 'db'>): SnapshotInfo[] {
   return listSnapshotMeta(deps.db).map((row) => ({
     id: row.id,
-    created_at: row.createdAt,
+    createdAt: row.createdAt,
     reason: row.reason,
-    job: row.jobId,
+    jobId: row.jobId,
     archives: row.archives,
     categories: row.categories,
     tankoubons: row.tankoubons,

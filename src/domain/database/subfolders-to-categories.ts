@@ -16,7 +16,7 @@ export type SubfolderCategories = {
   updated: number
   categories: { id: string; name: string; added: number }[]
   /** Wall-clock ms from the start of the directory walk to the last category written. */
-  elapsed_ms: number
+  elapsedMs: number
 }
 
 export async function subfoldersToCategories(
@@ -32,7 +32,7 @@ export async function subfoldersToCategories(
     else byFolder.set(folder, [archive.id])
   }
   const result = commit(deps, (w) => {
-    const out: Omit<SubfolderCategories, 'elapsed_ms'> = { created: 0, updated: 0, categories: [] }
+    const out: Omit<SubfolderCategories, 'elapsedMs'> = { created: 0, updated: 0, categories: [] }
     const staticByName = new Map(
       listCategoryRows(w.db)
         .filter((row) => row.search === '')
@@ -57,5 +57,5 @@ export async function subfoldersToCategories(
     }
     return out
   })
-  return { ...result, elapsed_ms: Math.round(performance.now() - started) }
+  return { ...result, elapsedMs: Math.round(performance.now() - started) }
 }

@@ -27,7 +27,7 @@ export type FolderNamer = (
 export type SubfolderTankoubons = {
   created: number
   tankoubons: { id: string; name: string; archives: number; tags: string }[]
-  elapsed_ms: number
+  elapsedMs: number
 }
 
 const AUTHOR_TAG = /^(artist|circle):\S/i
@@ -82,6 +82,6 @@ export async function subfoldersToTankoubons(
   return {
     created: tankoubons.length,
     tankoubons,
-    elapsed_ms: Math.round(performance.now() - started),
+    elapsedMs: Math.round(performance.now() - started),
   }
 }

@@ -21,8 +21,8 @@ export type Better = Side | 'same'
 export type UnmatchedPage = {
   index: number
   filename: string
-  after_filename?: string
-  before_filename?: string
+  afterFilename?: string
+  beforeFilename?: string
 }
 
 export type Recommendation =
@@ -128,11 +128,11 @@ export function unmatchedPages(
       continue
     }
     const page: UnmatchedPage = { index, filename: pages[index]! }
-    if (lastPartner !== undefined) page.after_filename = otherPages[lastPartner]!
+    if (lastPartner !== undefined) page.afterFilename = otherPages[lastPartner]!
     for (let next = index + 1; next < pages.length; next++) {
       const following = partner.get(next)
       if (following === undefined) continue
-      page.before_filename = otherPages[following]!
+      page.beforeFilename = otherPages[following]!
       break
     }
     out.push(page)

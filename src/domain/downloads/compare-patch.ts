@@ -2,6 +2,8 @@
 // written), keep-b (the existing archive kept, picked pages written to its sidecar patch, the item
 // and its staged file gone), and for overwrite the existing archive's unique pages carried into a
 // patch of the new one.
+// Snake_case kept: an Insertion's anchors (`after_filename`/`before_filename`) are the patch
+// manifest's names (archives/patch.ts).
 import { rm } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import type { Deps } from '../../deps.ts'
@@ -28,16 +30,16 @@ async function removeStagedFile(deps: Pick<Deps, 'config'>, path: string): Promi
 }
 
 /**
- * One picked page (wire names): a page of the source side by position (0-based, natural order) or
- * by entry name, and its anchor among the other side's pages.
+ * One picked page: a page of the source side by position (0-based, natural order) or by entry
+ * name, and its anchor among the other side's pages. Refusals name the wire fields, as sent.
  */
 export type InsertionRequest = {
-  a_index?: number
-  a_filename?: string
-  b_index?: number
-  b_filename?: string
-  after_filename?: string
-  before_filename?: string
+  aIndex?: number
+  aFilename?: string
+  bIndex?: number
+  bFilename?: string
+  afterFilename?: string
+  beforeFilename?: string
 }
 
 /**
@@ -60,8 +62,8 @@ async function resolveInsertions(
   const seen = new Set<string>()
   const picked = requests.map((request, n) => {
     const what = `Insertion ${n + 1}`
-    const index = from === 'a' ? request.a_index : request.b_index
-    const filename = from === 'a' ? request.a_filename : request.b_filename
+    const index = from === 'a' ? request.aIndex : request.bIndex
+    const filename = from === 'a' ? request.aFilename : request.bFilename
     if ((index === undefined) === (filename === undefined))
       throw fail.bad_request(`${what}: give one of ${from}_index or ${from}_filename.`)
     const name = filename ?? sourcePages[index!]
@@ -69,13 +71,13 @@ async function resolveInsertions(
       throw fail.bad_request(`${what}: not a page of side ${from}.`)
     if (seen.has(name)) throw fail.bad_request(`${what}: that page is picked twice.`)
     seen.add(name)
-    const { after_filename, before_filename } = request
-    if (after_filename === undefined && before_filename === undefined)
+    const { afterFilename, beforeFilename } = request
+    if (afterFilename === undefined && beforeFilename === undefined)
       throw fail.bad_request(`${what}: give after_filename or before_filename.`)
-    for (const anchor of [after_filename, before_filename])
+    for (const anchor of [afterFilename, beforeFilename])
       if (anchor !== undefined && !anchors.has(anchor))
         throw fail.bad_request(`${what}: the anchor is not a page of side ${to}.`)
-    return { name, after_filename, before_filename }
+    return { name, afterFilename, beforeFilename }
   })
   const path = from === 'a' ? sides.aPath : sides.bPath
   const out: Insertion[] = []
@@ -84,8 +86,8 @@ async function resolveInsertions(
     out.push({
       data: await deps.reader.readPage(path, p.name),
       sourceName: p.name,
-      ...(p.after_filename === undefined ? {} : { after_filename: p.after_filename }),
-      ...(p.before_filename === undefined ? {} : { before_filename: p.before_filename }),
+      ...(p.afterFilename === undefined ? {} : { after_filename: p.afterFilename }),
+      ...(p.beforeFilename === undefined ? {} : { before_filename: p.beforeFilename }),
     })
   return out
 }

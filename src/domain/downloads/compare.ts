@@ -33,30 +33,30 @@ export const PRECISE_SHARPNESS_HEIGHT = 768
 /** Pages read and measured at once: bounds the page bytes held in memory. */
 const PAGES_IN_FLIGHT = 4
 
-/** One aligned pair (wire names: the comparison is answered as it is computed). */
+/** One aligned pair: a page of each side, their distance and sharpness. */
 export type ComparisonSample = {
-  a_index: number
-  b_index: number
-  a_filename: string
-  b_filename: string
+  aIndex: number
+  bIndex: number
+  aFilename: string
+  bFilename: string
   distance: number
-  a_sharpness: number
-  b_sharpness: number
+  aSharpness: number
+  bSharpness: number
   better: Better
 }
 
 export type ComparisonResult = {
   pairs: ComparisonSample[]
-  a_total: number
-  b_total: number
-  unmatched_a: UnmatchedPage[]
-  unmatched_b: UnmatchedPage[]
+  aTotal: number
+  bTotal: number
+  unmatchedA: UnmatchedPage[]
+  unmatchedB: UnmatchedPage[]
   recommendation: Recommendation
   reason: string
 }
 
 export type SampleEvent = {
-  sample_index: number
+  sampleIndex: number
   phase: 'coarse' | 'precise'
   sample: ComparisonSample
 }
@@ -154,48 +154,48 @@ export async function runComparison(
     bSigs.map((s) => s.hash),
   )
   const pairs = aligned.map((pair, index): ComparisonSample => {
-    const a_sharpness = aSigs[pair.a]!.sharpness
-    const b_sharpness = bSigs[pair.b]!.sharpness
+    const aSharpness = aSigs[pair.a]!.sharpness
+    const bSharpness = bSigs[pair.b]!.sharpness
     const sample: ComparisonSample = {
-      a_index: pair.a,
-      b_index: pair.b,
-      a_filename: aPages[pair.a]!,
-      b_filename: bPages[pair.b]!,
+      aIndex: pair.a,
+      bIndex: pair.b,
+      aFilename: aPages[pair.a]!,
+      bFilename: bPages[pair.b]!,
       distance: pair.distance,
-      a_sharpness,
-      b_sharpness,
-      better: sharperSide(a_sharpness, b_sharpness),
+      aSharpness,
+      bSharpness,
+      better: sharperSide(aSharpness, bSharpness),
     }
-    onSample({ sample_index: index, phase: 'coarse', sample })
+    onSample({ sampleIndex: index, phase: 'coarse', sample })
     return sample
   })
   const precise = { hash: false, sharpnessHeight: PRECISE_SHARPNESS_HEIGHT }
   await mapLimited(pairs, PAGES_IN_FLIGHT / 2, async (sample, index) => {
     const [a, b] = await Promise.all([
-      measure(deps, sides.aPath, sample.a_filename, precise),
-      measure(deps, sides.bPath, sample.b_filename, precise),
+      measure(deps, sides.aPath, sample.aFilename, precise),
+      measure(deps, sides.bPath, sample.bFilename, precise),
     ])
     const replaced: ComparisonSample = {
       ...sample,
-      a_sharpness: a.sharpness,
-      b_sharpness: b.sharpness,
+      aSharpness: a.sharpness,
+      bSharpness: b.sharpness,
       better: sharperSide(a.sharpness, b.sharpness),
     }
     pairs[index] = replaced
-    onSample({ sample_index: index, phase: 'precise', sample: replaced })
+    onSample({ sampleIndex: index, phase: 'precise', sample: replaced })
   })
-  const unmatched_a = unmatchedPages('a', aPages, bPages, aligned)
-  const unmatched_b = unmatchedPages('b', bPages, aPages, aligned)
+  const unmatchedA = unmatchedPages('a', aPages, bPages, aligned)
+  const unmatchedB = unmatchedPages('b', bPages, aPages, aligned)
   return {
     pairs,
-    a_total: aPages.length,
-    b_total: bPages.length,
-    unmatched_a,
-    unmatched_b,
+    aTotal: aPages.length,
+    bTotal: bPages.length,
+    unmatchedA,
+    unmatchedB,
     ...recommend({
       better: pairs.map((p) => p.better),
-      unmatchedA: unmatched_a.length,
-      unmatchedB: unmatched_b.length,
+      unmatchedA: unmatchedA.length,
+      unmatchedB: unmatchedB.length,
     }),
   }
 }
@@ -216,7 +216,7 @@ export async function compareDownload(
   if (kept && kept.key === key) {
     const result = kept.settled ?? (await kept.result)
     result.pairs.forEach((sample, index) =>
-      onSample?.({ sample_index: index, phase: 'coarse', sample }),
+      onSample?.({ sampleIndex: index, phase: 'coarse', sample }),
     )
     return result
   }

@@ -1,6 +1,8 @@
 // POST /api/download_url?url=&catid=: a one-off download, outside the queue, as a `download_url`
 // job carried by the first download plugin (by priority) whose url_regex matches the URL. No
 // question can be asked of a one-off job: a clash with the library fails it with the reason.
+// Snake_case kept: `archive_ids` is the download_url job's result (stored job JSON, JobStatus
+// `result`).
 import type { Deps } from '../../deps.ts'
 import type { PluginRunDeps } from '../plugins/run.ts'
 import { listPluginRows } from '../../db/repos/plugins.repo.ts'

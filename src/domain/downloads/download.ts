@@ -2,6 +2,8 @@
 // the sandbox), the version history is checked before any byte moves, the bytes stream to a
 // staged file (bundled into one CBZ when the plugin's bundle_as_archive says so), and the file is
 // ingested. A stop aborts the transfer; the task removes what it wrote and leaves the item queued.
+// Snake_case kept: DownloadResult is the job's result (stored job JSON, JobStatus `result`);
+// `filename_hint` is the download plugin API's field; the pending revision is stored JSON.
 import type { Deps } from '../../deps.ts'
 import { findDownloadItem, type DownloadItemRow } from '../../db/repos/downloads.repo.ts'
 import { AppError, fail } from '../../errors.ts'

@@ -3,6 +3,8 @@
 // the same name parks the item (`waiting`) with its staged file kept at temp_path until the user
 // answers (overwrite, rename, compare); otherwise the archive is catalogued into the item's
 // category and, with auto_fetch_metadata, tagged by the matching metadata plugin.
+// Snake_case kept: the pending filename conflict (`existing_id`) is the item row's stored JSON
+// (resolve.ts PendingConflict).
 import type { Deps } from '../../deps.ts'
 import type { PluginRunDeps } from '../plugins/run.ts'
 import { findArchiveByPath } from '../../db/repos/archives.repo.ts'

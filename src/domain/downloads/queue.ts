@@ -17,23 +17,26 @@ import { downloadRuntime } from './runtime.ts'
 
 export type { DownloadItemRow }
 
-/** An entry of a bulk add, as sent. */
+/** An entry of a bulk add (read from the body by http/models/downloads.ts). */
 export type NewQueueEntry = {
   url: string
-  plugin_namespace: string
+  pluginNamespace: string
   category?: string
-  auto_fetch_metadata?: boolean
+  autoFetchMetadata?: boolean
 }
+
+/** An entry of a bulk add in the body's order, or the URL (else '') of one that is no entry. */
+export type QueueEntryInput = NewQueueEntry | { invalid: true; url: string }
 
 export type Rejected = { url: string; reason: string }
 
 /** Items the user may edit while they are not running. */
 export type QueueItemEdit = {
   url?: string
-  plugin_namespace?: string
+  pluginNamespace?: string
   title?: string | null
   category?: string | null
-  auto_fetch_metadata?: boolean
+  autoFetchMetadata?: boolean
 }
 
 /** States whose download is in flight: deleting or editing the item waits until it ends. */
@@ -83,43 +86,25 @@ function badCategory(category: string | undefined | null): string | null {
   return category && !isCategoryId(category) ? 'invalid_category' : null
 }
 
-/** An entry of the shape an add takes (`NewQueueEntry`), or null. */
-function queueEntryOf(raw: unknown): NewQueueEntry | null {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null
-  const entry = raw as Record<string, unknown>
-  const optional = (value: unknown, type: string) => value === undefined || typeof value === type
-  if (typeof entry.url !== 'string' || typeof entry.plugin_namespace !== 'string') return null
-  if (!optional(entry.category, 'string') || !optional(entry.auto_fetch_metadata, 'boolean'))
-    return null
-  return {
-    url: entry.url,
-    plugin_namespace: entry.plugin_namespace,
-    category: entry.category as string | undefined,
-    auto_fetch_metadata: entry.auto_fetch_metadata as boolean | undefined,
-  }
-}
-
 /**
  * Bulk add: every valid entry becomes a queued item (one transaction), every invalid one is
  * listed with its reason; an empty list adds nothing.
  */
 export async function addToQueue(
   deps: Pick<Deps, 'db' | 'events' | 'plugins'>,
-  entries: readonly unknown[],
+  entries: readonly QueueEntryInput[],
 ): Promise<{ added: DownloadItemRow[]; rejected: Rejected[] }> {
   await deps.plugins.registry.ready()
   const rejected: Rejected[] = []
   const valid: NewQueueEntry[] = []
-  for (const raw of entries) {
-    const entry = queueEntryOf(raw)
-    if (!entry) {
-      const url = (raw as { url?: unknown } | null)?.url
-      rejected.push({ url: typeof url === 'string' ? url : '', reason: 'invalid_entry' })
+  for (const entry of entries) {
+    if ('invalid' in entry) {
+      rejected.push({ url: entry.url, reason: 'invalid_entry' })
       continue
     }
     const url = entry.url.trim()
     const reason =
-      badUrl(url) ?? badPlugin(deps, entry.plugin_namespace) ?? badCategory(entry.category)
+      badUrl(url) ?? badPlugin(deps, entry.pluginNamespace) ?? badCategory(entry.category)
     if (reason) rejected.push({ url: entry.url, reason })
     else valid.push({ ...entry, url })
   }
@@ -129,10 +114,10 @@ export async function addToQueue(
       insertDownloadRow(w, {
         id: crypto.randomUUID(),
         url: entry.url,
-        pluginNamespace: entry.plugin_namespace,
+        pluginNamespace: entry.pluginNamespace,
         state: 'queued',
         category: entry.category || null,
-        autoFetchMetadata: entry.auto_fetch_metadata ?? false,
+        autoFetchMetadata: entry.autoFetchMetadata ?? false,
         createdAt: now,
         updatedAt: now,
       }),
@@ -154,20 +139,20 @@ export async function editQueueItem(
     const reason = badUrl(edit.url.trim())
     if (reason) throw fail.bad_request(`Invalid url: ${reason}`)
   }
-  if (edit.plugin_namespace !== undefined) {
+  if (edit.pluginNamespace !== undefined) {
     await deps.plugins.registry.ready()
-    const reason = badPlugin(deps, edit.plugin_namespace)
+    const reason = badPlugin(deps, edit.pluginNamespace)
     if (reason) throw fail.bad_request(`Invalid plugin_namespace: ${reason}`)
   }
   if (badCategory(edit.category)) throw fail.bad_request('Invalid category id.')
   const row = commit(deps, (w) =>
     patchDownloadRow(w, id, {
       ...(edit.url !== undefined ? { url: edit.url.trim() } : {}),
-      ...(edit.plugin_namespace !== undefined ? { pluginNamespace: edit.plugin_namespace } : {}),
+      ...(edit.pluginNamespace !== undefined ? { pluginNamespace: edit.pluginNamespace } : {}),
       ...(edit.title !== undefined ? { title: edit.title?.trim() || null } : {}),
       ...(edit.category !== undefined ? { category: edit.category || null } : {}),
-      ...(edit.auto_fetch_metadata !== undefined
-        ? { autoFetchMetadata: edit.auto_fetch_metadata }
+      ...(edit.autoFetchMetadata !== undefined
+        ? { autoFetchMetadata: edit.autoFetchMetadata }
         : {}),
     }),
   )

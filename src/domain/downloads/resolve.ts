@@ -3,6 +3,7 @@
 // categories and rating tags over to the new one; rename catalogues the staged file under another
 // name, which may collide again (a new conflict). compare / keep-b are the comparison's
 // (compare*.ts).
+// Snake_case kept: PendingConflict (`existing_id`) is the item row's stored JSON column format.
 import type { Deps } from '../../deps.ts'
 import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { categoriesHolding } from '../../db/repos/categories.repo.ts'

@@ -1,6 +1,7 @@
 // The older-revision check: a download plugin may report the versions of what it downloads
 // (`version_history: [{source, posted_at}]`); when a version posted later than this one is already
 // in the library (an archive tagged with its `source:`), the item asks before any byte moves.
+// Snake_case kept: `posted_at` is the download plugin API's `version_history` entry.
 import type { Deps } from '../../deps.ts'
 import { foldCase, type TextTerm } from '../../search/query.ts'
 

@@ -2,6 +2,7 @@
 // (SSRF guard, domain rules and their byte-rate buckets, manual redirects) straight into a staged
 // file, never held in memory, with the job's downloaded_bytes / total_bytes kept current. Several
 // resources can be bundled into one CBZ.
+// Snake_case kept: `filename_hint` is the download plugin API's field of a resource.
 import { open, readFile } from 'node:fs/promises'
 import type { Deps } from '../../deps.ts'
 import { writeZip } from '../../archive/zip-writer.ts'

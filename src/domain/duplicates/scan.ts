@@ -2,6 +2,8 @@
 // thumbnail was made; computed now when missing or stale), candidate pairs from the cover index,
 // sampled page hashes for the archives in a candidate pair only, the pairs whose pages agree joined
 // into groups, and the groups stored in place of the last scan's.
+// Snake_case kept: `covers_hashed` is the find_duplicates job's result (stored job JSON, JobStatus
+// `result`).
 import type { Deps } from '../../deps.ts'
 import { tx } from '../../db/client.ts'
 import {

@@ -1,6 +1,8 @@
 // Running plugins as background jobs (`plugin_exec`): one plugin as asked (POST /api/plugins/queue),
 // or every enabled metadata plugin on a newly catalogued archive. Unlike the run now, a metadata
 // result is applied to the archive (domain/archives/apply-metadata.ts).
+// Snake_case kept: `new_tags` is the metadata plugin API's answer; `logs_dropped` is the
+// plugin_exec job's result (stored job JSON, JobStatus `result`).
 import type { Deps } from '../../deps.ts'
 import { findArchive, type ArchiveRow } from '../../db/repos/archives.repo.ts'
 import { listEnabledPluginNamespaces } from '../../db/repos/plugins.repo.ts'

@@ -1,6 +1,7 @@
 // Running an installed plugin: its entry for its type, with the archive, saved arguments and
 // one-shot argument in ctx, for the run now (use.ts), the plugin_exec job and downloads. A
 // metadata run only proposes: nothing is written here.
+// Snake_case kept: `new_tags` is the metadata plugin API's answer (LANraragi's plugin contract).
 import type { Deps } from '../../deps.ts'
 import type { ArchiveReader } from '../../archive/types.ts'
 import { AppError, fail } from '../../errors.ts'

@@ -1,5 +1,7 @@
 // Installed plugins as the API sees them: listings by type and priority, the user's arguments and
 // Run Automatically toggle, per-plugin options (domain rules), and the priority order.
+// Snake_case kept: PluginOptions keys are the stored `plugins.options` JSON, named as the API
+// names them (as settings keys are).
 import type { Deps } from '../../deps.ts'
 import {
   findPlugin,
@@ -30,10 +32,10 @@ export type InstalledPlugin = {
 }
 
 /**
- * `customargs` with each secret as null; `secret_set` (plugins with a secret parameter only): per
+ * `customargs` with each secret as null; `secretSet` (plugins with a secret parameter only): per
  * parameter, whether it is a secret one holding a value.
  */
-export type PluginSettings = { customargs: unknown[]; enabled: boolean; secret_set?: boolean[] }
+export type PluginSettings = { customargs: unknown[]; enabled: boolean; secretSet?: boolean[] }
 
 /** Stored per plugin; absent keys take these values. */
 export type PluginOptions = {
@@ -109,7 +111,7 @@ function storedArgs(deps: Pick<Deps, 'db'>, plugin: InstalledPlugin): unknown[] 
 const isSet = (value: unknown) => value !== undefined && value !== null && value !== ''
 
 /**
- * The settings as answered: a secret parameter's value is null, and `secret_set` tells per
+ * The settings as answered: a secret parameter's value is null, and `secretSet` tells per
  * parameter whether a secret one holds a value (like the write-only `llm_api_key`).
  */
 export async function getPluginSettings(
@@ -126,7 +128,7 @@ export async function getPluginSettings(
     enabled: row.enabled,
     // Only with a secret parameter: other plugins answer LANraragi's two fields alone.
     ...(params.some(isSecretParameter)
-      ? { secret_set: args.map((value, i) => secret(i) && isSet(value)) }
+      ? { secretSet: args.map((value, i) => secret(i) && isSet(value)) }
       : {}),
   }
 }

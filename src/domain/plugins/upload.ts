@@ -56,7 +56,7 @@ export async function readPluginSource(content: AsyncIterable<Uint8Array>): Prom
 export type InstalledAnswer = {
   namespace: string
   version: string
-  previous_version: string | null
+  previousVersion: string | null
 }
 
 /**
@@ -109,7 +109,7 @@ export async function installUploadedPlugin(
   const taken = () => fail.conflict(`A plugin with namespace ${namespace} is already installed.`)
   const installed = findPlugin(deps.db, namespace)
   if (installed && !options.replace) throw taken()
-  const previous_version = installed ? (JSON.parse(installed.info) as PluginManifest).version : null
+  const previousVersion = installed ? (JSON.parse(installed.info) as PluginManifest).version : null
   // The login whose session it rides is approved with it: it must be installed already.
   const loginProblem = loginFromProblem({ type, info: read.manifest }, (ns) =>
     findPlugin(deps.db, ns),
@@ -141,5 +141,5 @@ export async function installUploadedPlugin(
     if (!installed) rmSync(target, { force: true })
     throw fail.internal(`Plugin ${namespace} could not be registered.`)
   }
-  return { namespace, version, previous_version }
+  return { namespace, version, previousVersion }
 }

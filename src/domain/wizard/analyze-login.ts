@@ -1,6 +1,9 @@
 // Analyzing a login page for a login plugin (POST /api/plugin-wizard/analyze-login): the page
 // (given, or fetched under the plugins' fetch rules) is read on the server for its forms and the
 // cookies it sets, and the model describes the login flow as checked JSON.
+// Snake_case kept: LoginFlowSchema (`session_cookies`) is the model's JSON answer schema, and the
+// prompt's `other_forms`/`cookies_set` are what the model is shown; the answer is converted in
+// http/models/wizard.ts.
 import { Type, type Static } from '@sinclair/typebox'
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'
@@ -40,8 +43,8 @@ export type LoginAnalysis = {
   status: number | null
   /** The form holding a password field (else the first form), as read from the markup. */
   form: PageForm | null
-  forms_found: number
-  cookies_set: { name: string; domain: string | null; path: string | null }[]
+  formsFound: number
+  cookiesSet: { name: string; domain: string | null; path: string | null }[]
   flow: LoginFlow
 }
 
@@ -93,8 +96,8 @@ export async function analyzeLogin(
     url: page.url,
     status: page.status,
     form,
-    forms_found: read.forms.length,
-    cookies_set: cookies,
+    formsFound: read.forms.length,
+    cookiesSet: cookies,
     flow,
   }
 }

@@ -2,6 +2,7 @@
 // at `url` is fetched under the plugins' fetch rules and read on the server (title, headings, meta
 // tags, links, forms); the model suggests what a plugin would read from it (checked JSON). With a
 // `query` instead, the model answers from what it knows, without a page.
+// Snake_case kept: LookupSchema is the model's JSON answer schema, answered as given.
 import { Type, type Static } from '@sinclair/typebox'
 import type { Deps } from '../../deps.ts'
 import { fail } from '../../errors.ts'

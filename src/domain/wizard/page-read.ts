@@ -1,6 +1,8 @@
 // A small, forgiving reader of a web page's markup for the wizard (no DOM on the server; the
 // sandbox's `html` helper is guest code): the title, headings, meta tags, links and forms with
 // their fields. Enough for a model to see how a page is built, never a renderer.
+// Snake_case kept: the page summary (`has_password`) is what the model is shown (JSON in the
+// prompt) and what analyze-login and lookup answer.
 
 export type FormField = {
   name: string

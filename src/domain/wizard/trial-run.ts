@@ -20,7 +20,7 @@ import { readSourceManifest, requireSourceSize } from './check-source.ts'
 export type TrialRunRequest = {
   source: string
   url?: string
-  archive_id?: string
+  archiveId?: string
   args?: Record<string, unknown>
   oneshot?: string
 }
@@ -51,7 +51,7 @@ export async function trialRunPlugin(
   const read = await readSourceManifest(deps, request.source)
   if (!read.ok) throw fail.bad_request(`Not a valid plugin: ${read.reason}`)
   const manifest = read.manifest
-  const archive = request.archive_id ? requireArchive(deps, request.archive_id) : undefined
+  const archive = request.archiveId ? requireArchive(deps, request.archiveId) : undefined
   const oneshot = request.oneshot ?? request.url ?? null
   const ctx: PluginCtx = {
     args: argsOf(manifest, request.args),

@@ -1,5 +1,6 @@
 // Wire shapes of archives: the metadata object (LANraragi's field names), the params, queries and
 // bodies of the archive routes, and the upload form's fields and conflicts, converted once here.
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { ArchiveRow } from '../../domain/archives/lookup.ts'
 import type { Conflict } from '../../domain/archives/check-staged.ts'
@@ -128,6 +129,36 @@ export type WireArchive = {
   summary: string
   toc?: { name: string; page: number }[]
 }
+
+/**
+ * Archive metadata as answered (LANraragi's contract), keys in the order toWireArchive writes
+ * them: a response schema cleans an answer into its own key order. `toc` is left out only by
+ * list answers that do not carry it. Response schemas take TypeBox's plain `Type.Integer`:
+ * Elysia's `t.Integer` also accepts numeric strings, at twice the check's cost.
+ */
+export const ArchiveMetadata = t.Object({
+  arcid: t.String(),
+  title: t.String(),
+  filename: t.String(),
+  tags: t.String(),
+  isnew: t.String(),
+  extension: t.String(),
+  progress: Type.Integer(),
+  pagecount: Type.Integer(),
+  lastreadtime: Type.Integer(),
+  size: Type.Integer(),
+  summary: t.String(),
+  toc: t.Optional(t.Array(t.Object({ name: t.String(), page: Type.Integer() }))),
+})
+
+/**
+ * GET /api/archives, documented only: the list is streamed batch by batch as a Response (never
+ * one object in memory), which Elysia does not validate.
+ */
+export const ArchiveListResponse = t.Array(ArchiveMetadata)
+
+/** GET /api/archives/:id/files: the extract job's id and the page URLs. */
+export const FilesResponse = t.Object({ job: Type.Integer(), pages: t.Array(t.String()) })
 
 /** The stored toc (JSON page -> title) as the spec's ordered array. */
 export function tocEntries(toc: string): { name: string; page: number }[] {

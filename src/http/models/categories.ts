@@ -69,3 +69,15 @@ export function toWireCategory(category: Category) {
     visible_to_guest: category.visibleToGuest,
   }
 }
+
+/** GET /api/categories (LANraragi's contract), keys in toWireCategory's order. */
+export const CategoryListResponse = t.Array(
+  t.Object({
+    id: t.String(),
+    name: t.String(),
+    archives: t.Array(t.String()),
+    search: t.String(),
+    pinned: t.String(),
+    visible_to_guest: t.Boolean(),
+  }),
+)

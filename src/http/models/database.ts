@@ -1,8 +1,12 @@
 // Wire shapes of the database routes: backup job download, snapshots, tag statistics' options,
-// and the documents sent as files (a Content-Disposition name clients save them under).
+// the subfolder scripts' answers, and the documents sent as files (a Content-Disposition name
+// clients save them under).
 import { t } from 'elysia'
 import { fail } from '../../errors.ts'
 import { parseInteger } from '../params.ts'
+import type { SnapshotInfo } from '../../domain/database/snapshots.ts'
+import type { SubfolderCategories } from '../../domain/database/subfolders-to-categories.ts'
+import type { SubfolderTankoubons } from '../../domain/database/subfolders-to-tankoubons.ts'
 
 export const DatabaseModel = {
   backupParams: t.Object({ jobid: t.String() }),
@@ -21,6 +25,38 @@ export function parseStatsOptions(q: typeof DatabaseModel.statsQuery.static) {
     hideExcludedNamespaces: ['true', '1'].includes(q.hide_excluded_namespaces?.trim() ?? ''),
   }
 }
+
+/** One entry of GET /api/database/import-snapshots. */
+export const toWireSnapshot = (s: SnapshotInfo) => ({
+  id: s.id,
+  created_at: s.createdAt,
+  reason: s.reason,
+  job: s.jobId,
+  archives: s.archives,
+  categories: s.categories,
+  tankoubons: s.tankoubons,
+  size: s.size,
+})
+
+/** POST /api/database/scripts/subfolders-to-categories. */
+export const toWireSubfolderCategories = (r: SubfolderCategories) => ({
+  created: r.created,
+  updated: r.updated,
+  categories: r.categories.map((c) => ({ id: c.id, name: c.name, added: c.added })),
+  elapsed_ms: r.elapsedMs,
+})
+
+/** POST /api/database/scripts/subfolders-to-tankoubons. */
+export const toWireSubfolderTankoubons = (r: SubfolderTankoubons) => ({
+  created: r.created,
+  tankoubons: r.tankoubons.map((t) => ({
+    id: t.id,
+    name: t.name,
+    archives: t.archives,
+    tags: t.tags,
+  })),
+  elapsed_ms: r.elapsedMs,
+})
 
 /** `format` of GET /api/database/backup/{jobid}: json or file (the default); else 400. */
 export function parseBackupFormat(raw: string | undefined): 'json' | 'file' {

@@ -1,7 +1,11 @@
 // Wire shapes of the download queue (docs/downloads.md): the item, the add / edit / answer bodies,
 // and the stream's events.
 import { t } from 'elysia'
-import type { DownloadItemRow } from '../../domain/downloads/queue.ts'
+import type {
+  DownloadItemRow,
+  QueueEntryInput,
+  QueueItemEdit,
+} from '../../domain/downloads/queue.ts'
 import { ParamsBody } from '../params.ts'
 
 /** Items one add may carry. */
@@ -10,7 +14,7 @@ const MAX_IDS = 10_000
 
 export const DownloadModel = {
   idParams: t.Object({ id: t.String({ maxLength: 64 }) }),
-  /** Entries are checked one by one (queue.ts `addToQueue`): a bad one is rejected alone. */
+  /** Entries are checked one by one (toQueueEntry, then `addToQueue`): a bad one is rejected alone. */
   addBody: t.Object({ items: t.Array(t.Unknown(), { maxItems: MAX_ITEMS_PER_ADD }) }),
   /** PATCH: omitted fields keep their stored value. */
   editBody: t.Object(
@@ -47,6 +51,42 @@ export const DownloadModel = {
   downloadUrlQuery: t.Object({ url: t.Optional(t.String()), catid: t.Optional(t.String()) }),
   /** The same params in a form (or JSON) body; the query's win (http/params.ts, requestParam). */
   downloadUrlBody: ParamsBody,
+}
+
+/** An entry of a bulk add as sent (url, plugin_namespace, category?, auto_fetch_metadata?). */
+export function toQueueEntry(raw: unknown): QueueEntryInput {
+  const entry = (
+    typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {}
+  ) as Record<string, unknown>
+  const optional = (value: unknown, type: string) => value === undefined || typeof value === type
+  if (
+    typeof entry.url !== 'string' ||
+    typeof entry.plugin_namespace !== 'string' ||
+    !optional(entry.category, 'string') ||
+    !optional(entry.auto_fetch_metadata, 'boolean')
+  ) {
+    const url = (raw as { url?: unknown } | null)?.url
+    return { invalid: true, url: typeof url === 'string' ? url : '' }
+  }
+  return {
+    url: entry.url,
+    pluginNamespace: entry.plugin_namespace,
+    category: entry.category as string | undefined,
+    autoFetchMetadata: entry.auto_fetch_metadata as boolean | undefined,
+  }
+}
+
+/** PATCH's body: only the fields sent. */
+export function toQueueItemEdit(body: typeof DownloadModel.editBody.static): QueueItemEdit {
+  return {
+    ...(body.url === undefined ? {} : { url: body.url }),
+    ...(body.plugin_namespace === undefined ? {} : { pluginNamespace: body.plugin_namespace }),
+    ...(body.title === undefined ? {} : { title: body.title }),
+    ...(body.category === undefined ? {} : { category: body.category }),
+    ...(body.auto_fetch_metadata === undefined
+      ? {}
+      : { autoFetchMetadata: body.auto_fetch_metadata }),
+  }
 }
 
 /** A queue item on the wire; the staged file's server path is never shown. */

@@ -1,8 +1,27 @@
-// Wire shape of background jobs (JobStatus), plus LANraragi's minion fields.
+// Wire shape of background jobs (JobStatus), plus LANraragi's minion fields and their schema.
+import { Type } from '@sinclair/typebox'
+import { t } from 'elysia'
 import type { JobRow } from '../../jobs/queue.ts'
 
-export function toWireJob(row: JobRow) {
-  const out: Record<string, unknown> = {
+/** JobStatus: optional fields are absent (never null) until they apply. */
+export type WireJob = {
+  id: string
+  name: string
+  state: JobRow['state']
+  progress: number
+  result: unknown
+  result_truncated: boolean
+  error?: string
+  started_at?: number
+  finished_at?: number
+  downloaded_bytes?: number
+  total_bytes?: number
+  rate_limit_bytes_per_sec?: number
+  rate_limit_matched_pattern?: string
+}
+
+export function toWireJob(row: JobRow): WireJob {
+  const out: WireJob = {
     id: String(row.id),
     name: row.name,
     state: row.state,
@@ -65,3 +84,43 @@ export function toWireMinionJob(row: JobRow) {
     worker: 0,
   }
 }
+
+const MinionTime = t.Union([t.String(), t.Null()])
+
+/**
+ * GET /api/minion/{id} and /detail (LANraragi's contract): JobStatus in the minion dialect, keys in
+ * the order toWireMinionJob writes them (the optional ones sit where toWireJob adds them).
+ */
+export const MinionJobResponse = t.Object({
+  id: Type.Integer(),
+  name: t.String(),
+  state: t.String(),
+  progress: t.Number(),
+  result: t.Unknown(),
+  result_truncated: t.Boolean(),
+  error: t.Optional(t.String()),
+  started_at: t.Optional(Type.Integer()),
+  finished_at: t.Optional(Type.Integer()),
+  downloaded_bytes: t.Optional(Type.Integer()),
+  total_bytes: t.Optional(Type.Integer()),
+  rate_limit_bytes_per_sec: t.Optional(Type.Integer()),
+  rate_limit_matched_pattern: t.Optional(t.String()),
+  task: t.String(),
+  notes: t.Record(t.String(), t.Unknown()),
+  args: t.Array(t.Unknown()),
+  attempts: Type.Integer(),
+  children: t.Array(t.Unknown()),
+  parents: t.Array(t.Unknown()),
+  created: MinionTime,
+  delayed: MinionTime,
+  started: MinionTime,
+  finished: MinionTime,
+  retried: t.Null(),
+  retries: Type.Integer(),
+  expires: t.Null(),
+  lax: Type.Integer(),
+  priority: Type.Integer(),
+  queue: t.String(),
+  time: MinionTime,
+  worker: Type.Integer(),
+})

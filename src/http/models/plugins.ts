@@ -1,8 +1,10 @@
 // Wire shapes of plugins: PluginInfo, the settings and options bodies, the priority list and the
-// query of a run.
+// query of a run, and the answers of the settings and an upload.
 import { t } from 'elysia'
 import { MAX_EXPORT_NAMESPACES } from '../../domain/plugins/export.ts'
 import type { ListedPlugin } from '../../domain/plugins/listing.ts'
+import type { InstalledAnswer } from '../../domain/plugins/upload.ts'
+import type { PluginSettings } from '../../domain/plugins/settings.ts'
 import { pluginIcon } from '../../plugins/icons.ts'
 import type { PluginParameter } from '../../plugins/manifest.ts'
 import { ParamText, bodyParam } from '../params.ts'
@@ -107,3 +109,17 @@ export function toWirePlugin(plugin: ListedPlugin) {
     priority: plugin.priority,
   }
 }
+
+/** POST /api/plugins/upload: what was installed, and the version it replaced (or null). */
+export const toWireInstalled = (i: InstalledAnswer) => ({
+  namespace: i.namespace,
+  version: i.version,
+  previous_version: i.previousVersion,
+})
+
+/** GET/PUT /api/plugins/settings: LANraragi's two fields, then `secret_set` when there are secrets. */
+export const toWirePluginSettings = (s: PluginSettings) => ({
+  customargs: s.customargs,
+  enabled: s.enabled,
+  ...(s.secretSet === undefined ? {} : { secret_set: s.secretSet }),
+})

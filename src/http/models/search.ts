@@ -1,11 +1,12 @@
 // Wire side of search: query-string schemas (strings, parsed here so a bad value names itself in
 // a 400), and search hits as archive metadata (a Tankoubon under its TANK_ id).
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { SearchHit, SearchParams, TankHit } from '../../domain/search/run-search.ts'
 import { parseCategoryId } from '../../model/ids.ts'
 import { fail } from '../../errors.ts'
 import { parseFlag, parseInteger } from '../params.ts'
-import { toWireArchive, type WireArchive } from './archives.ts'
+import { ArchiveMetadata, toWireArchive, type WireArchive } from './archives.ts'
 
 const text = t.Optional(t.String())
 
@@ -73,6 +74,18 @@ export function parseTagQuery(q: typeof SearchModel.tags.static) {
   const count = parseInteger(q.count, 'count', { min: 1, fallback: 10 })
   return { text, count: Math.min(count, 100) }
 }
+
+/**
+ * GET /api/search (and /api/search/archives): documented only, not declared on the route. The
+ * body is joined from kept JSON fragments (http/wire-cache.ts) and answered as a string; a
+ * response schema would have Elysia check (and fail) a string, or parse and re-serialize every
+ * page of the hottest route. test/http/response-schemas.test.ts checks live answers against it.
+ */
+export const SearchResponse = t.Object({
+  data: t.Array(ArchiveMetadata),
+  recordsTotal: Type.Integer(),
+  recordsFiltered: Type.Integer(),
+})
 
 /** A search or random entry: archive metadata with its `toc`, as LANraragi answers them. */
 export function toWireHit(hit: SearchHit): WireArchive {

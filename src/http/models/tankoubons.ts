@@ -1,5 +1,6 @@
 // Wire shapes of Tankoubons (plain and full), their request bodies, page parameters, and the
 // language model's rename and group suggestions with their ignore list.
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { FullTankoubon } from '../../domain/collections/tankoubons.ts'
 import {
@@ -166,3 +167,19 @@ export function toWireGroupSuggestions(g: GroupSuggestions) {
 export function toWireIgnored(entry: IgnoredGroupSuggestion) {
   return { key: entry.key, archives: entry.archiveIds, ignored_at: entry.ignoredAt }
 }
+
+/** GET /api/tankoubons (LANraragi's contract), keys in the order the answer writes them. */
+export const TankoubonListResponse = t.Object({
+  filtered: Type.Integer(),
+  result: t.Array(
+    t.Object({
+      id: t.String(),
+      name: t.String(),
+      summary: t.String(),
+      tags: t.String(),
+      progress: Type.Integer(),
+      archives: t.Array(t.String()),
+    }),
+  ),
+  total: Type.Integer(),
+})

@@ -1,6 +1,8 @@
-// Wire shapes of the plugin wizard: the bodies of trial-run, save, analyze-login and lookup, and
-// the stream's id. generate/start takes any JSON object (the spec: the raw body, stored as given).
+// Wire shapes of the plugin wizard: the bodies of trial-run, save, analyze-login and lookup, the
+// stream's id, and analyze-login's answer, converted once here. generate/start takes any JSON object (the spec: the raw body, stored as given).
 import { t } from 'elysia'
+import type { LoginAnalysis } from '../../domain/wizard/analyze-login.ts'
+import type { TrialRunRequest } from '../../domain/wizard/trial-run.ts'
 
 const TRIAL_BODY =
   'Body must be {"source": "<plugin file>", "url"?, "archive_id"?, "args"?: {...}, "oneshot"?}.'
@@ -47,3 +49,27 @@ export const WizardModel = {
 }
 
 export type TrialRunBody = typeof WizardModel.trialRunBody.static
+
+/**
+ * POST analyze-login. `form` (a PageForm) keeps its snake_case `has_password`: the same page
+ * summary is what the model is shown (domain/wizard/page-read.ts).
+ */
+export const toWireLoginAnalysis = (a: LoginAnalysis) => ({
+  url: a.url,
+  status: a.status,
+  form: a.form,
+  forms_found: a.formsFound,
+  cookies_set: a.cookiesSet,
+  flow: a.flow,
+})
+
+/** trial-run's body: only the fields sent. */
+export function toTrialRunRequest(body: typeof WizardModel.trialRunBody.static): TrialRunRequest {
+  return {
+    source: body.source,
+    ...(body.url === undefined ? {} : { url: body.url }),
+    ...(body.archive_id === undefined ? {} : { archiveId: body.archive_id }),
+    ...(body.args === undefined ? {} : { args: body.args }),
+    ...(body.oneshot === undefined ? {} : { oneshot: body.oneshot }),
+  }
+}

@@ -7,7 +7,9 @@ import { ok } from '../envelope.ts'
 import { parseFlag, parseInteger, parseMaxWidth, requestParam } from '../params.ts'
 import { fail } from '../../errors.ts'
 import {
+  ArchiveMetadata,
   ArchiveModel,
+  FilesResponse,
   conflictError,
   coverPage,
   metadataFields,
@@ -120,13 +122,13 @@ export const archivesRoutes = (deps: Deps) =>
     .get(
       '/api/archives/:id/metadata',
       ({ params, guestScoped }) => metadataOf(deps, params.id, guestScoped),
-      { params: ArchiveModel.params },
+      { params: ArchiveModel.params, response: ArchiveMetadata },
     )
     // LANraragi's older (deprecated, still routed) spelling of the metadata read.
     .get(
       '/api/archives/:id',
       ({ params, guestScoped }) => metadataOf(deps, params.id, guestScoped),
-      { params: ArchiveModel.params },
+      { params: ArchiveModel.params, response: ArchiveMetadata },
     )
     .put(
       '/api/archives/:id/metadata',
@@ -160,7 +162,7 @@ export const archivesRoutes = (deps: Deps) =>
           return listTankFiles(deps, params.id, force, guestScoped)
         return listFiles(deps, requireArchive(deps, params.id, guestScoped), force)
       },
-      { params: ArchiveModel.params, query: ArchiveModel.forceQuery },
+      { params: ArchiveModel.params, query: ArchiveModel.forceQuery, response: FilesResponse },
     )
     .post(
       '/api/archives/:id/files/thumbnails',

@@ -21,6 +21,7 @@ import {
 } from '../../domain/collections/bookmark-link.ts'
 import { scopeFor } from '../../domain/search/guest-scope.ts'
 import {
+  CategoryListResponse,
   CategoryModel,
   categoryFields,
   toCategoryInput,
@@ -50,8 +51,10 @@ export const categoriesPolicy = {
 export const categoriesRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.categories' })
     .use(requestContext(deps))
-    .get('/api/categories', ({ guestScoped }) =>
-      listCategories(deps, scopeFor(deps, guestScoped)).map(toWireCategory),
+    .get(
+      '/api/categories',
+      ({ guestScoped }) => listCategories(deps, scopeFor(deps, guestScoped)).map(toWireCategory),
+      { response: CategoryListResponse },
     )
     // LANraragi's bookmark link (before /:id, which would take 'bookmark_link' for an id).
     .get('/api/categories/bookmark_link', () => ok({ category_id: getBookmarkLink(deps) }))

@@ -13,6 +13,9 @@ import {
   DatabaseModel,
   parseBackupFormat,
   parseStatsOptions,
+  toWireSnapshot,
+  toWireSubfolderCategories,
+  toWireSubfolderTankoubons,
 } from '../models/database.ts'
 import { toWireArchive } from '../models/archives.ts'
 import { cleanDatabase } from '../../domain/archives/clean.ts'
@@ -120,7 +123,9 @@ export const databaseRoutes = (deps: Deps) =>
       return ok({ job: deps.jobs.enqueue('import_legacy', { upload: form.file, ...options }) })
     })
     .get('/api/database/import-legacy/count', () => ok({ count: legacyImportCount(deps) }))
-    .get('/api/database/import-snapshots', () => ok({ snapshots: listSnapshots(deps) }))
+    .get('/api/database/import-snapshots', () =>
+      ok({ snapshots: listSnapshots(deps).map(toWireSnapshot) }),
+    )
     .get(
       '/api/database/import-snapshots/:id',
       ({ params }) => {
@@ -156,11 +161,15 @@ export const databaseRoutes = (deps: Deps) =>
     })
     .post('/api/database/scripts/repair-mojibake', () => ok(repairStoredMojibake(deps)))
     .post('/api/database/scripts/subfolders-to-categories', async () =>
-      ok(await subfoldersToCategories(deps)),
+      ok(toWireSubfolderCategories(await subfoldersToCategories(deps))),
     )
     // With a provider configured the model names each folder, best effort (domain/database/folder-namer.ts).
     .post('/api/database/scripts/subfolders-to-tankoubons', async ({ request }) =>
-      ok(await subfoldersToTankoubons(deps, llmFolderNamer(deps, request.signal))),
+      ok(
+        toWireSubfolderTankoubons(
+          await subfoldersToTankoubons(deps, llmFolderNamer(deps, request.signal)),
+        ),
+      ),
     )
     .post('/api/database/rebuild-index', () => ok({ job: deps.jobs.enqueue('rebuild_index', {}) }))
     // Until the search index is built: a bare 204.

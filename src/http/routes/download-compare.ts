@@ -8,7 +8,13 @@ import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
 import { parseInteger } from '../params.ts'
 import { sseResponse } from '../sse.ts'
-import { CompareModel, parseSide } from '../models/download-compare.ts'
+import {
+  CompareModel,
+  parseSide,
+  toInsertionRequest,
+  toWireComparison,
+  toWireSampleEvent,
+} from '../models/download-compare.ts'
 import {
   compareDownload,
   listSidePages,
@@ -36,7 +42,7 @@ export const downloadCompareRoutes = (deps: Deps) =>
     .use(requestContext(deps))
     .post(
       '/api/download_queue/:id/compare',
-      async ({ params }) => ok(await compareDownload(deps, params.id)),
+      async ({ params }) => ok(toWireComparison(await compareDownload(deps, params.id))),
       { params: CompareModel.params },
     )
     .get(
@@ -45,9 +51,11 @@ export const downloadCompareRoutes = (deps: Deps) =>
         // An unknown item or one with nothing to compare is an Env answer, not a stream.
         requireCompareSides(deps, params.id)
         return sseResponse((sink) => {
-          void compareDownload(deps, params.id, (event) => sink.send('sample', event))
+          void compareDownload(deps, params.id, (event) =>
+            sink.send('sample', toWireSampleEvent(event)),
+          )
             .then(
-              (result) => sink.send('done', result),
+              (result) => sink.send('done', toWireComparison(result)),
               (error: unknown) => {
                 if (!(error instanceof AppError))
                   log.error('comparison failed', { item: params.id, error: String(error) })
@@ -86,7 +94,7 @@ export const downloadCompareRoutes = (deps: Deps) =>
     .post(
       '/api/download_queue/:id/compare/export-patch',
       async ({ params, body }) => {
-        const zip = await exportPatch(deps, params.id, body.insertions)
+        const zip = await exportPatch(deps, params.id, body.insertions.map(toInsertionRequest))
         return new Response(zip as Uint8Array<ArrayBuffer>, {
           headers: {
             'content-type': 'application/zip',
@@ -99,7 +107,8 @@ export const downloadCompareRoutes = (deps: Deps) =>
     .post(
       '/api/download_queue/:id/compare/keep-b',
       async ({ params, body }) => {
-        const kept = await keepExisting(deps, params.id, body?.insertions ?? [])
+        const insertions = (body?.insertions ?? []).map(toInsertionRequest)
+        const kept = await keepExisting(deps, params.id, insertions)
         return ok({ id: params.id, archive_id: kept.archive.id, inserted: kept.inserted })
       },
       { params: CompareModel.params, body: CompareModel.keepBody },

@@ -27,7 +27,13 @@ import { overwriteConflict, renameConflict } from '../../domain/downloads/resolv
 import { fetchItemMetadata } from '../../domain/downloads/metadata.ts'
 import { queueDownloadUrl } from '../../domain/downloads/download-url.ts'
 import type { IngestOutcome } from '../../domain/downloads/ingest.ts'
-import { DownloadModel, toWireDownloadItem } from '../models/downloads.ts'
+import {
+  DownloadModel,
+  toQueueEntry,
+  toQueueItemEdit,
+  toWireDownloadItem,
+} from '../models/downloads.ts'
+import { toInsertionRequest } from '../models/download-compare.ts'
 import type { PolicyRows } from '../policy.ts'
 
 /** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
@@ -67,7 +73,7 @@ export const downloadQueueRoutes = (deps: Deps) =>
     .post(
       '/api/download_queue',
       async ({ body }) => {
-        const { added, rejected } = await addToQueue(deps, body.items)
+        const { added, rejected } = await addToQueue(deps, body.items.map(toQueueEntry))
         return ok({ added: added.map((row) => toWireDownloadItem(row, true)), rejected })
       },
       { body: DownloadModel.addBody },
@@ -98,7 +104,12 @@ export const downloadQueueRoutes = (deps: Deps) =>
     .patch(
       '/api/download_queue/:id',
       async ({ params, body }) =>
-        ok({ item: toWireDownloadItem(await editQueueItem(deps, params.id, body), true) }),
+        ok({
+          item: toWireDownloadItem(
+            await editQueueItem(deps, params.id, toQueueItemEdit(body)),
+            true,
+          ),
+        }),
       { params: DownloadModel.idParams, body: DownloadModel.editBody },
     )
     .post(
@@ -136,7 +147,9 @@ export const downloadQueueRoutes = (deps: Deps) =>
       async ({ params, body }) =>
         ok({
           id: params.id,
-          ...wireOutcome(await overwriteConflict(deps, params.id, body?.insertions)),
+          ...wireOutcome(
+            await overwriteConflict(deps, params.id, body?.insertions?.map(toInsertionRequest)),
+          ),
         }),
       { params: DownloadModel.idParams, body: DownloadModel.overwriteBody },
     )

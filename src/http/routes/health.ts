@@ -4,6 +4,7 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { health } from '../../domain/health.ts'
+import { toWireHealth } from '../models/health.ts'
 import type { PolicyRows } from '../policy.ts'
 
 /** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
@@ -16,5 +17,5 @@ export const healthRoutes = (deps: Deps) =>
     const answer = health(deps)
     set.headers['cache-control'] = 'no-store'
     if (answer.status !== 'ok') set.status = 503
-    return answer
+    return toWireHealth(answer)
   })

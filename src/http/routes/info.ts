@@ -6,6 +6,7 @@ import { ok } from '../envelope.ts'
 import { fail } from '../../errors.ts'
 import { ParamsBody, parseFlag, requestParam } from '../params.ts'
 import { serverInfo } from '../../domain/info.ts'
+import { InfoResponse, toWireInfo } from '../models/info.ts'
 import { cleanTempFolder } from '../../domain/temp-folder.ts'
 import type { PolicyRows } from '../policy.ts'
 
@@ -24,7 +25,7 @@ export const infoPolicy = {
 export const infoRoutes = (deps: Deps) =>
   new Elysia({ name: 'routes.info' })
     .use(requestContext(deps))
-    .get('/api/info', () => serverInfo(deps))
+    .get('/api/info', () => toWireInfo(serverInfo(deps)), { response: InfoResponse })
     .delete('/api/tempfolder', async () =>
       ok({ error: null, newsize: await cleanTempFolder(deps) }),
     )

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts'
 import { requestContext } from '../context.ts'
 import { fail } from '../../errors.ts'
 import { ok } from '../envelope.ts'
-import { toWireJob, toWireJobDetail, toWireMinionJob } from '../models/jobs.ts'
+import { MinionJobResponse, toWireJob, toWireJobDetail, toWireMinionJob } from '../models/jobs.ts'
 import { MinionModel, minionQueuePriority } from '../models/minion.ts'
 import { queueMinionTask } from '../../domain/minion-tasks.ts'
 import type { PolicyRows } from '../policy.ts'
@@ -42,10 +42,12 @@ export const jobRoutes = (deps: Deps) =>
     })
     .get('/api/minion/:id', ({ params }) => toWireMinionJob(findJob(deps, params.id)), {
       params: JobParams,
+      response: MinionJobResponse,
     })
     // LANraragi's full job view (its web client and download scripts poll it): same body here.
     .get('/api/minion/:id/detail', ({ params }) => toWireMinionJob(findJob(deps, params.id)), {
       params: JobParams,
+      response: MinionJobResponse,
     })
     // LANraragi's queueing of a Minion task by its name (domain/minion-tasks.ts).
     .post(

@@ -8,7 +8,7 @@ import { createLogger } from '../../log.ts'
 import { requestContext } from '../context.ts'
 import { ok } from '../envelope.ts'
 import { sseResponse } from '../sse.ts'
-import { WizardModel } from '../models/wizard.ts'
+import { toTrialRunRequest, toWireLoginAnalysis, WizardModel } from '../models/wizard.ts'
 import { analyzeLogin } from '../../domain/wizard/analyze-login.ts'
 import { GenerationError, generatePlugin } from '../../domain/wizard/generate.ts'
 import { lookupSite } from '../../domain/wizard/lookup.ts'
@@ -38,7 +38,8 @@ export const pluginWizardRoutes = (deps: Deps) =>
     .use(requestContext(deps))
     .post(
       '/api/plugin-wizard/analyze-login',
-      async ({ body, request }) => ok(await analyzeLogin(deps, body, request.signal)),
+      async ({ body, request }) =>
+        ok(toWireLoginAnalysis(await analyzeLogin(deps, body, request.signal))),
       { body: WizardModel.analyzeLoginBody },
     )
     .post(
@@ -98,7 +99,7 @@ export const pluginWizardRoutes = (deps: Deps) =>
     )
     .post(
       '/api/plugin-wizard/trial-run',
-      async ({ body }) => ok(await trialRunPlugin(deps, body)),
+      async ({ body }) => ok(await trialRunPlugin(deps, toTrialRunRequest(body))),
       {
         body: WizardModel.trialRunBody,
       },

@@ -24,7 +24,13 @@ import {
 import { deletePlugin } from '../../domain/plugins/remove.ts'
 import { attachmentDisposition } from '../archive-download.ts'
 import { readMultipart } from '../multipart.ts'
-import { PluginModel, runParams, toWirePlugin } from '../models/plugins.ts'
+import {
+  PluginModel,
+  runParams,
+  toWireInstalled,
+  toWirePlugin,
+  toWirePluginSettings,
+} from '../models/plugins.ts'
 import type { PolicyRows } from '../policy.ts'
 
 /** Access policy of this file's routes, keyed by `METHOD /path` as registered (http/policy.ts). */
@@ -51,12 +57,13 @@ export const pluginsRoutes = (deps: Deps) =>
     .use(requestContext(deps))
     .get(
       '/api/plugins/settings',
-      async ({ query }) => ok(await getPluginSettings(deps, query.namespace)),
+      async ({ query }) => ok(toWirePluginSettings(await getPluginSettings(deps, query.namespace))),
       { query: PluginModel.namespaceQuery },
     )
     .put(
       '/api/plugins/settings',
-      async ({ query, body }) => ok(await setPluginSettings(deps, query.namespace, body)),
+      async ({ query, body }) =>
+        ok(toWirePluginSettings(await setPluginSettings(deps, query.namespace, body))),
       { query: PluginModel.namespaceQuery, body: PluginModel.settingsBody },
     )
     .get(
@@ -95,12 +102,11 @@ export const pluginsRoutes = (deps: Deps) =>
         },
         discard: async () => undefined,
       })
-      return ok(
-        await installUploadedPlugin(deps, form.file.filename, form.file.bytes, {
-          replace: true,
-          declaredNamespace: 'must-match',
-        }),
-      )
+      const installed = await installUploadedPlugin(deps, form.file.filename, form.file.bytes, {
+        replace: true,
+        declaredNamespace: 'must-match',
+      })
+      return ok(toWireInstalled(installed))
     })
     .delete('/api/plugins', async ({ query }) => ok(await deletePlugin(deps, query.namespace)), {
       query: PluginModel.namespaceQuery,

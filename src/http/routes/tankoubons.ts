@@ -33,6 +33,7 @@ import {
 } from '../../domain/collections/group-suggestions.ts'
 import {
   TankSuggestionModel,
+  TankoubonListResponse,
   TankoubonModel,
   parseListPage,
   parsePageNumber,
@@ -102,7 +103,7 @@ export const tankoubonsRoutes = (deps: Deps) =>
           total: list.total,
         }
       },
-      { query: TankoubonModel.listQuery },
+      { query: TankoubonModel.listQuery, response: TankoubonListResponse },
     )
     .put(
       '/api/tankoubons',
