@@ -56,7 +56,7 @@ function credentialOf(caller: Caller, ip: string | null): string {
  * MAX_QUEUE_STREAMS_PER_CREDENTIAL open streams of the same credential.
  */
 export function queueStream(
-  deps: Deps, // the whole Deps: stateOf keys the server's streams by it
+  deps: Pick<Deps, 'db' | 'downloads' | 'events'>,
   caller: Caller,
   ip: string | null,
   signal: AbortSignal,
