@@ -213,15 +213,32 @@ process.on('message', (raw) => {
     call.resolve(message)
   }
 })
+/**
+ * Ends this process at once. Never process.exit: its exit handlers run isolated-vm's thread-pool
+ * destructor, which joins an isolate's thread; a plugin inside a synchronous host call (`take`,
+ * the URL parser) waits there for this very thread, so the exit hung for good and the orphan kept
+ * its memory. Nothing here needs flushing: runs in flight are the server's to fail.
+ */
+function exitNow(): never {
+  process.kill(process.pid, 'SIGKILL')
+  throw new Error('unreachable: SIGKILL ends the process')
+}
+
 // The server going away closes the channel: nothing is left to answer. The event alone missed a
 // server killed while this process was still loading (an orphan lived on for minutes), so the
 // channel is also looked at every second.
-process.on('disconnect', () => process.exit(0))
+process.on('disconnect', exitNow)
 const SERVER_GONE_CHECK_MS = 1_000
 setInterval(() => {
-  if (!process.connected) process.exit(0)
+  if (!process.connected) exitNow()
 }, SERVER_GONE_CHECK_MS).unref()
-if (!process.connected) process.exit(0)
+if (!process.connected) exitNow()
+// A failure of this program itself (a send on a channel that just closed, say): said on stderr,
+// which the server logs, then the same hard exit; the server buries the process and starts another.
+process.on('uncaughtException', (error) => {
+  process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`)
+  exitNow()
+})
 lowerPriority()
 idleRss = collect()
 send({ type: 'sandbox:ready' })

@@ -24,15 +24,16 @@ export const pluginInfoSource = (fields: Record<string, unknown>): string =>
     ...fields,
   })} }\n`
 
-/** Sandbox processes whose parent is this test process (every in-process test server's). */
-export function sandboxPids(): number[] {
+/** Sandbox processes whose parent is `parent`: by default this test process (every in-process
+ * test server's), or a child server's pid. */
+export function sandboxPids(parent = process.pid): number[] {
   const pids: number[] = []
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue
     try {
       const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8')
       const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.split(' ')[1])
-      if (cmd.includes('sandbox/main.ts') && ppid === process.pid) pids.push(Number(name))
+      if (cmd.includes('sandbox/main.ts') && ppid === parent) pids.push(Number(name))
     } catch {
       // Gone between the listing and the read.
     }
