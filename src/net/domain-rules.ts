@@ -70,6 +70,14 @@ export type RuleLease = {
 // Burst the bucket allows after an idle spell; short so a few seconds' transfer stays near the rate.
 const BURST_MS = 50
 
+/** The time the byte buckets pace by; tests pass one that moves only when waited on. */
+export type PaceClock = {
+  /** Milliseconds, as performance.now(). */
+  now(): number
+  /** Resolves `ms` later on this clock; rejects with the signal's reason when it aborts first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
+}
+
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason)
@@ -85,11 +93,13 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   })
 }
 
+const WALL_CLOCK: PaceClock = { now: () => performance.now(), sleep }
+
 type RuleState = {
   rule: DomainRule
   inFlight: number
   waiting: { grant: () => void }[]
-  // Time (performance.now) by which every byte taken so far is paid for at the rule's rate.
+  // Time (clock.now) by which every byte taken so far is paid for at the rule's rate.
   paidUntil: number
 }
 
@@ -108,7 +118,10 @@ function toMatch(rule: DomainRule): RuleMatch {
   }
 }
 
-export function createDomainLimits(initial: readonly DomainRule[] = []): DomainLimits {
+export function createDomainLimits(
+  initial: readonly DomainRule[] = [],
+  clock: PaceClock = WALL_CLOCK,
+): DomainLimits {
   let rules: readonly DomainRule[] = []
   const states = new Map<string, RuleState>()
 
@@ -134,10 +147,10 @@ export function createDomainLimits(initial: readonly DomainRule[] = []): DomainL
   const take = async (state: RuleState, bytes: number, signal?: AbortSignal) => {
     const rate = state.rule.bytesPerSec
     if (!rate || bytes <= 0) return
-    const now = performance.now()
+    const now = clock.now()
     state.paidUntil = Math.max(state.paidUntil, now - BURST_MS) + (bytes * 1000) / rate
     const wait = state.paidUntil - now
-    if (wait > 0) await sleep(wait, signal)
+    if (wait > 0) await clock.sleep(wait, signal)
   }
 
   setRules(initial)

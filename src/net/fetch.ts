@@ -5,6 +5,7 @@ import { createAddressGuard, hostMatches, type Resolver } from './address-guard.
 import {
   createDomainLimits,
   type DomainRule,
+  type PaceClock,
   type RuleLease,
   type RuleMatch,
 } from './domain-rules.ts'
@@ -71,6 +72,8 @@ export type OutboundConfig = {
   resolve?: Resolver
   /** PEM certificates trusted instead of the system roots (a private CA; tests). */
   trustedCa?: string
+  /** The clock the byte-rate buckets pace by; the wall clock unless a test passes its own. */
+  paceClock?: PaceClock
 }
 
 const refused = (message: string, reason: string, extra?: Record<string, unknown>) =>
@@ -165,7 +168,7 @@ export function createOutboundFetch(config: OutboundConfig): OutboundFetch {
     allowPrivate: config.allowPrivate ?? [],
     resolve: config.resolve,
   })
-  const limits = createDomainLimits(config.rules ?? [])
+  const limits = createDomainLimits(config.rules ?? [], config.paceClock)
 
   async function exchange(
     rawUrl: string,

@@ -1,11 +1,18 @@
-// Seeds catalog rows through the real repos and the live search index (no archive file needed).
-// For tests that need real files, write them with test/helpers/fixtures.ts and let the scan find them.
+// Seeds catalog rows through commit() and the aggregate writers (no archive file needed), so every
+// subscriber hears of them as of a real write: the search index, the wire cache, the ComicInfo
+// reader and Run Automatically. For tests that need real files, write them with
+// test/helpers/fixtures.ts and let the scan find them.
 import { randomBytes } from 'node:crypto'
 import type { Deps } from '../../src/deps.ts'
-import { insertArchive, type ArchiveRow } from '../../src/db/repos/archives.repo.ts'
+import type { ArchiveRow } from '../../src/db/repos/archives.repo.ts'
+import { commit } from '../../src/domain/commit.ts'
+import { insertArchiveRow } from '../../src/domain/archives/save.ts'
+import { insertTankoubonRow, patchTankoubon } from '../../src/domain/collections/tank-save.ts'
+import { addMember, insertCategoryRow } from '../../src/domain/collections/category-save.ts'
 import { normalizeTags } from '../../src/model/tags.ts'
-import { insertTankoubon, replaceTankMembers } from '../../src/db/repos/tankoubons.repo.ts'
-import { addCategoryMember, insertCategory } from '../../src/db/repos/categories.repo.ts'
+
+/** What the writers need: the database and the bus their events go out on. */
+export type SeedDeps = Pick<Deps, 'db' | 'events'>
 
 export type SeedArchive = {
   id?: string
@@ -26,34 +33,34 @@ export function randomArchiveId(): string {
   return randomBytes(20).toString('hex')
 }
 
-export function seedArchive(deps: Pick<Deps, 'db' | 'search'>, seed: SeedArchive = {}): ArchiveRow {
+export function seedArchive(deps: SeedDeps, seed: SeedArchive = {}): ArchiveRow {
   const id = seed.id ?? randomArchiveId()
   const count = seed.pages?.length ?? seed.pagecount ?? 10
   const pages =
     seed.pages ?? Array.from({ length: count }, (_, i) => `p${String(i + 1).padStart(3, '0')}.jpg`)
   const title = seed.title ?? `Archive ${id.slice(0, 6)}`
-  const row = insertArchive(
-    deps.db,
-    {
-      id,
-      path: `seeded/${id}.zip`,
-      filename: title,
-      extension: seed.extension ?? 'zip',
-      title,
-      tags: normalizeTags(seed.tags ?? ''),
-      summary: seed.summary ?? '',
-      isnew: seed.isnew ?? true,
-      progress: seed.progress ?? 0,
-      pagecount: pages.length,
-      lastreadtime: seed.lastreadtime ?? 0,
-      size: seed.size ?? 1000,
-      mtimeMs: 0,
-      createdAt: Math.floor(Date.now() / 1000),
-    },
-    pages,
+  return commit(deps, (w) =>
+    insertArchiveRow(
+      w,
+      {
+        id,
+        path: `seeded/${id}.zip`,
+        filename: title,
+        extension: seed.extension ?? 'zip',
+        title,
+        tags: normalizeTags(seed.tags ?? ''),
+        summary: seed.summary ?? '',
+        isnew: seed.isnew ?? true,
+        progress: seed.progress ?? 0,
+        pagecount: pages.length,
+        lastreadtime: seed.lastreadtime ?? 0,
+        size: seed.size ?? 1000,
+        mtimeMs: 0,
+        createdAt: Math.floor(Date.now() / 1000),
+      },
+      pages,
+    ),
   )
-  deps.search.upsertArchive(row)
-  return row
 }
 
 let seedCounter = 0
@@ -73,20 +80,21 @@ export type SeedTankoubon = {
   lastreadtime?: number
 }
 
-/** A Tankoubon with its members in order, written through the repo and refreshed in the index. */
-export function seedTankoubon(deps: Pick<Deps, 'db' | 'search'>, seed: SeedTankoubon): string {
+/** A Tankoubon with its members in order, in one write. */
+export function seedTankoubon(deps: SeedDeps, seed: SeedTankoubon): string {
   const id = `TANK_${tenDigits()}`
-  insertTankoubon(deps.db, {
-    id,
-    name: seed.name ?? `Tank ${id.slice(-4)}`,
-    tags: normalizeTags(seed.tags ?? ''),
-    summary: seed.summary ?? '',
-    progress: seed.progress ?? 0,
-    lastreadtime: seed.lastreadtime ?? 0,
-    createdAt: Math.floor(Date.now() / 1000),
+  commit(deps, (w) => {
+    insertTankoubonRow(w, {
+      id,
+      name: seed.name ?? `Tank ${id.slice(-4)}`,
+      tags: normalizeTags(seed.tags ?? ''),
+      summary: seed.summary ?? '',
+      progress: seed.progress ?? 0,
+      lastreadtime: seed.lastreadtime ?? 0,
+      createdAt: Math.floor(Date.now() / 1000),
+    })
+    patchTankoubon(w, id, {}, seed.members)
   })
-  replaceTankMembers(deps.db, id, seed.members)
-  deps.search.refreshTankoubon(id)
   return id
 }
 
@@ -97,17 +105,18 @@ export type SeedCategory = {
   visibleToGuest?: boolean
 }
 
-/** A static (members) or dynamic (search) category; the search cache is cleared as writers do. */
-export function seedCategory(deps: Pick<Deps, 'db' | 'search'>, seed: SeedCategory): string {
+/** A static (members) or dynamic (search) category, in one write. */
+export function seedCategory(deps: SeedDeps, seed: SeedCategory): string {
   const id = `SET_${tenDigits()}`
-  insertCategory(deps.db, {
-    id,
-    name: seed.name ?? `Category ${id.slice(-4)}`,
-    search: seed.search ?? '',
-    visibleToGuest: seed.visibleToGuest ?? false,
-    createdAt: Math.floor(Date.now() / 1000),
+  commit(deps, (w) => {
+    insertCategoryRow(w, {
+      id,
+      name: seed.name ?? `Category ${id.slice(-4)}`,
+      search: seed.search ?? '',
+      visibleToGuest: seed.visibleToGuest ?? false,
+      createdAt: Math.floor(Date.now() / 1000),
+    })
+    for (const member of seed.members ?? []) addMember(w, id, member)
   })
-  for (const member of seed.members ?? []) addCategoryMember(deps.db, id, member)
-  deps.search.clearCache()
   return id
 }

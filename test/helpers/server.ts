@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { loadConfig, type Config } from '../../src/config.ts'
 import { startServer, type Server } from '../../src/boot.ts'
 import { setLogLevel } from '../../src/log.ts'
-import type { Settings } from '../../src/domain/settings.ts'
+import { openSettings, type Settings } from '../../src/domain/settings.ts'
+import { openDb } from '../../src/db/client.ts'
 import type { Deps } from '../../src/deps.ts'
 import type { Thumbnailer } from '../../src/images/types.ts'
 import type { AnyArea } from '../../src/areas/area.ts'
@@ -56,16 +57,19 @@ export async function startTestServer(
   mkdirSync(contentDir, { recursive: true })
   await options.beforeStart?.(contentDir)
   const password = options.password === undefined ? TEST_PASSWORD : options.password
+  const dataDir = join(root, 'data')
+  // The default password is stored as the configured one would be, at a cost tests can afford.
+  if (options.password === undefined) await storeTestPassword(dataDir)
   const config = loadConfig({}, [], {
     port: 0,
     host: '127.0.0.1',
-    dataDir: join(root, 'data'),
+    dataDir,
     contentDir,
     watch: false,
     // Tests start from an empty library; the first-install category has its own tests.
     favoritesCategory: false,
     logLevel: 'silent',
-    ...(password === null ? {} : { password }),
+    ...(password === null || options.password === undefined ? {} : { password }),
     ...options.config,
   })
   const server = await startServer(config, { announce: () => {}, areas: options.areas })
@@ -113,6 +117,37 @@ export async function startTestServer(
       await server.stop()
       if (!options.root) rmSync(root, { recursive: true, force: true })
     },
+  }
+}
+
+/**
+ * TEST_PASSWORD's argon2id hash at the lowest cost: at the server's cost (64 MiB, 2 passes) hashing
+ * it at every start and checking it at every login took 2-4 s of each test server on a loaded
+ * 2-core machine. Verifying reads the cost from the hash, so logins are as cheap. Made once.
+ */
+let testPasswordHash: Promise<string> | undefined
+
+/**
+ * What a configured password does at start (src/domain/auth/password.ts ensureAdminPassword):
+ * replaces the stored hash and drops a generated password not yet shown. Tests that configure
+ * their own password (`options.password`) still go through the configured path.
+ */
+async function storeTestPassword(dataDir: string): Promise<void> {
+  testPasswordHash ??= Bun.password.hash(TEST_PASSWORD, {
+    algorithm: 'argon2id',
+    memoryCost: 8,
+    timeCost: 1,
+  })
+  const hash = await testPasswordHash
+  mkdirSync(dataDir, { recursive: true })
+  const db = openDb(join(dataDir, 'db.sqlite'))
+  try {
+    const settings = openSettings(db)
+    settings.setInternal('password_hash', hash)
+    if (settings.getInternal<string>('generated_password_pending'))
+      settings.setInternal('generated_password_pending', null)
+  } finally {
+    db.$client.close()
   }
 }
 

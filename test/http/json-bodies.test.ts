@@ -30,10 +30,11 @@ describe('JSON request bodies', () => {
         body,
       }),
     )
-    // Before the cap, each such body took 5-14 s of CPU while the framework described it.
-    const started = performance.now()
+    // Before the cap, each such body took 5-14 s of CPU while the framework described it. The
+    // answers below are the depth check's own, made before JSON.parse or a schema saw the body (a
+    // parse or validation error reads otherwise): that work never starts, and the search sent
+    // meanwhile is answered.
     const search = await app.req('/api/search?filter=anything', { cookie })
-    const searchMs = performance.now() - started
     expect([200, 204]).toContain(search.status)
     for (const res of await Promise.all(attacks)) {
       expect(res.status).toBe(400)
@@ -43,8 +44,6 @@ describe('JSON request bodies', () => {
         error: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`,
       })
     }
-    // A generous bound that only a stalled server misses (tests never measure speed otherwise).
-    expect(searchMs).toBeLessThan(2_000)
   })
 
   it('reads a body at the depth cap and refuses one level past it, on any route with a body', async () => {

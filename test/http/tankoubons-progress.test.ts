@@ -11,6 +11,8 @@ let second: string
 
 beforeAll(async () => {
   app = await startTestServer()
+  // Seeded rows have no file: the first scan must be over, or it hides them as vanished.
+  await app.idle()
   cookie = await app.login()
   first = seedArchive(app.deps, { pagecount: 3 }).id
   const unscanned = seedArchive(app.deps, { pages: [] }).id

@@ -29,6 +29,8 @@ beforeAll(async () => {
       llmTimeoutMs: 300,
     },
   })
+  // Seeded rows have no file: the first scan must be over, or it hides them as vanished.
+  await app.idle()
   cookie = await app.login()
   for (const title of [
     '[Grp] Raw chapter 01 (scan)',

@@ -216,6 +216,8 @@ describe('nhentai and chaika through the server', () => {
         writeFileSync(join(custom, 'chaika.ts'), chaika)
       },
     })
+    // Seeded rows have no file: the first scan must be over, or it hides them as vanished.
+    await app.idle()
     cookie = await app.login()
   })
 

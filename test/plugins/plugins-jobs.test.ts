@@ -110,6 +110,8 @@ beforeAll(async () => {
         ),
       ),
   })
+  // Seeded rows have no file: the first scan must be over, or it hides them as vanished.
+  await app.idle()
   cookie = await app.login()
 })
 

@@ -27,6 +27,8 @@ describe('the plugin sandbox on demand', () => {
       const started = sandboxPids().filter((pid) => !before.has(pid))
       expect(started).toEqual([])
 
+      // The archive is listed once the start's scan has catalogued it.
+      await again.idle()
       const cookie = await again.login()
       const id = (await again.idsByTitle(cookie))['Some Title']
       const run = await again.json(`/api/plugins/use?plugin=metadata/filename&id=${id}`, {

@@ -176,14 +176,13 @@ describe('plugin sandbox', () => {
 
   it('disposes a plugin that loops after an await or never settles (wall clock)', async () => {
     const limits = { syncTimeoutMs: 5_000, wallMs: 400 }
-    const started = performance.now()
     const [afterAwait, never] = await Promise.all([
       failure(run('export async function runScript() { await 1; for (;;) {} }', { limits })),
       failure(run('export function runScript() { return new Promise(() => {}) }', { limits })),
     ])
-    expect(afterAwait).toContain('timed out')
-    expect(never).toContain('timed out')
-    expect(performance.now() - started).toBeLessThan(3_000)
+    // The 400 ms wall budget ended both, not the 5 s synchronous one ('without yielding').
+    expect(afterAwait).toContain('timed out after 400 ms')
+    expect(never).toContain('timed out after 400 ms')
     expect((await run(trivial)).result).toEqual({ data: 42 })
   })
 
@@ -201,8 +200,11 @@ describe('plugin sandbox', () => {
     await run(trivial)
     const [pid] = sandboxPids()
     expect(pid).toBeNumber()
-    const pending = run('export async function runScript() { await sleep(5000) }')
-    await Bun.sleep(100)
+    // The plugin says it is running (a bridged fetch) before the child is killed under it.
+    const pending = run(
+      'export async function runScript() { await fetch("https://started.example/"); await sleep(5000) }',
+    )
+    while (!fetched.some((f) => f.url === 'https://started.example/')) await Bun.sleep(5)
     process.kill(pid!, 'SIGKILL')
     expect(await failure(pending)).toContain('plugin sandbox exited')
     expect((await run(trivial)).result).toEqual({ data: 42 })

@@ -1,34 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { describe, expect, it } from 'bun:test'
+import { readdir, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { AppError } from '../../src/errors.ts'
 import { createArchiveReader } from '../../src/archive/reader.ts'
 import type { ArchiveReader } from '../../src/archive/types.ts'
 import * as fx from '../helpers/fixtures.ts'
+import { archiveReaderForFile, refusal } from '../helpers/reader-setup.ts'
 
-let dir: string
-let reader: ArchiveReader
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tankobun-extract-'))
-  reader = createArchiveReader({ tempDir: join(dir, 'tmp') })
-})
-
-afterAll(async () => {
-  await reader.close()
-  await rm(dir, { recursive: true, force: true })
-})
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  )
-  if (!(err instanceof AppError)) throw new Error(`expected an AppError, got ${err}`)
-  return err
-}
+const { dir, reader } = archiveReaderForFile('tankobun-extract-')
 
 const cachedFolders = async (tempDir: string) =>
   (await readdir(join(tempDir, 'pages')).catch(() => [])).filter((n) => !n.includes('.tmp-'))

@@ -1,33 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdtemp, rm, utimes } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { describe, expect, it } from 'bun:test'
+import { utimes } from 'node:fs/promises'
 import { join } from 'node:path'
-import { AppError } from '../../src/errors.ts'
 import { createArchiveReader } from '../../src/archive/reader.ts'
-import type { ArchiveReader } from '../../src/archive/types.ts'
 import * as fx from '../helpers/fixtures.ts'
+import { archiveReaderForFile, refusal } from '../helpers/reader-setup.ts'
 
-let dir: string
-let reader: ArchiveReader
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tankobun-reader-'))
-  reader = createArchiveReader({ tempDir: join(dir, 'tmp') })
-})
-
-afterAll(async () => {
-  await reader.close()
-  await rm(dir, { recursive: true, force: true })
-})
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  )
-  if (!(err instanceof AppError)) throw new Error(`expected an AppError, got ${err}`)
-  return err
-}
+const { dir, reader } = archiveReaderForFile('tankobun-reader-')
 
 const bytesOf = async (path: string, options: fx.PagesOptions = {}) =>
   new Map((await fx.makePages(path, options)).map((e) => [e.name, new Uint8Array(e.data)]))

@@ -5,6 +5,8 @@ import { join } from 'node:path'
 import { openDb, type Db } from '../../src/db/client.ts'
 import { updateArchive } from '../../src/db/repos/archives.repo.ts'
 import { createIndexSource } from '../../src/domain/search/index-source.ts'
+import { syncIndexWithEvents } from '../../src/domain/search/index-sync.ts'
+import { createEventBus, type EventBus } from '../../src/events.ts'
 import { createSearchIndex } from '../../src/search/index.ts'
 import { parseFilter } from '../../src/search/query.ts'
 import type { IndexQuery, SearchIndex } from '../../src/search/types.ts'
@@ -13,11 +15,15 @@ import { seedArchive, seedTankoubon } from '../helpers/seed.ts'
 let root: string
 let db: Db
 let search: SearchIndex
+/** Seeded rows reach the index through its subscriber, as the server's writes do. */
+let events: EventBus
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'tankobun-search-'))
   db = openDb(join(root, 'db.sqlite'))
   search = createSearchIndex(createIndexSource(db))
+  events = createEventBus()
+  syncIndexWithEvents(events, search)
   await search.build()
 })
 
@@ -30,7 +36,7 @@ afterAll(() => {
 async function library(seeds: Parameters<typeof seedArchive>[1][]) {
   db.$client.exec('DELETE FROM tankoubons; DELETE FROM archives;')
   await search.build()
-  return seeds.map((seed) => seedArchive({ db, search }, seed))
+  return seeds.map((seed) => seedArchive({ db, events }, seed))
 }
 
 function baseQuery(filter: string): IndexQuery {
@@ -147,7 +153,7 @@ describe('search index: incremental writes', () => {
     expect(run('artist:two').ids).toEqual([a!.id])
     expect(run('artist:one').ids).toEqual([])
     expect(run('zeta').ids).toEqual([a!.id])
-    const b = seedArchive({ db, search }, { title: 'Beta', tags: 'artist:two' })
+    const b = seedArchive({ db, events }, { title: 'Beta', tags: 'artist:two' })
     expect(run('artist:two').ids).toEqual([b.id, a!.id])
     search.removeArchive(a!.id)
     expect(run('artist:two').ids).toEqual([b.id])
@@ -256,7 +262,7 @@ describe('search index: sorting', () => {
         db.$client.query('DELETE FROM archives WHERE id = ?').run(row.id)
         live.splice(pick, 1)
       } else if (action === 2) {
-        live.push(seedArchive({ db, search }, { title: `T${random(30)} new`, tags: tagsOf() }))
+        live.push(seedArchive({ db, events }, { title: `T${random(30)} new`, tags: tagsOf() }))
       } else {
         const tags = action === 3 ? tagsOf() : `artist:new${step}, date_added:${step}`
         search.upsertArchive(updateArchive(db, row.id, { tags })!)
@@ -278,7 +284,7 @@ describe('search index: sorting', () => {
       }))
     const rows = await library(titles(40, 1))
     await search.build()
-    const added = titles(300, 5).map((seed) => seedArchive({ db, search }, seed))
+    const added = titles(300, 5).map((seed) => seedArchive({ db, events }, seed))
     search.upsertArchive(updateArchive(db, rows[3]!.id, { title: 'Vol 500 moved' })!)
     const fresh = createSearchIndex(createIndexSource(db))
     await fresh.build()
@@ -313,7 +319,7 @@ describe('search index: Tankoubons', () => {
       { title: 'Loose', tags: 'artist:kim' },
     ])
     const members = [one!.id, two!.id]
-    const tank = seedTankoubon({ db, search }, { name: 'Collected', tags: 'series:saga', members })
+    const tank = seedTankoubon({ db, events }, { name: 'Collected', tags: 'series:saga', members })
     expect(run('', { grouped: true }).ids).toEqual([tank, loose!.id])
     expect(run('', { grouped: true }).total).toBe(2)
     expect(run('', { grouped: false }).total).toBe(3)
@@ -335,7 +341,7 @@ describe('search index: Tankoubons', () => {
       { title: 'One', tags: 'artist:a' },
       { title: 'Two', tags: 'artist:b' },
     ])
-    const tank = seedTankoubon({ db, search }, { name: 'T', members: [one!.id, two!.id] })
+    const tank = seedTankoubon({ db, events }, { name: 'T', members: [one!.id, two!.id] })
     expect(run('artist:b', { grouped: true }).ids).toEqual([tank])
     db.$client.run('DELETE FROM tankoubon_members WHERE archive_id = ?', [two!.id])
     search.refreshTankoubon(tank)
@@ -348,7 +354,7 @@ describe('search index: Tankoubons', () => {
 
   it('lifts static category members to their Tankoubon when grouping', async () => {
     const [one, two] = await library([{ title: 'One' }, { title: 'Two' }])
-    const tank = seedTankoubon({ db, search }, { name: 'T', members: [one!.id] })
+    const tank = seedTankoubon({ db, events }, { name: 'T', members: [one!.id] })
     expect(run('', { grouped: true, allowedIds: [one!.id] }).ids).toEqual([tank])
     expect(run('', { grouped: false, allowedIds: [tank] }).ids).toEqual([one!.id])
     expect(run('', { grouped: true, allowedIds: [two!.id] }).ids).toEqual([two!.id])
@@ -378,7 +384,7 @@ describe('search index: unpaged answers', () => {
       { title: 'Chapter 2' },
       { title: 'Loose' },
     ])
-    const tank = seedTankoubon({ db, search }, { name: 'A saga', members: [one!.id, two!.id] })
+    const tank = seedTankoubon({ db, events }, { name: 'A saga', members: [one!.id, two!.id] })
     const grouped = search.query({ ...baseQuery(''), grouped: true })
     expect(unpaged(grouped)).toEqual([tank, loose!.id])
     const bytes = new TextDecoder().decode(grouped.idsJson('[', ']'))

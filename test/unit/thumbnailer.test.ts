@@ -1,36 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { beforeAll, describe, expect, it } from 'bun:test'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import { AppError } from '../../src/errors.ts'
-import type { Thumbnailer } from '../../src/images/types.ts'
-import { createThumbnailer } from '../../src/images/thumbnailer.ts'
 import { makeImageBomb, makeJpeg } from '../helpers/fixtures.ts'
+import { refusal, thumbnailerForFile } from '../helpers/reader-setup.ts'
 
-let dir: string
-let thumbnailer: Thumbnailer
+const { dir, thumbnailer } = thumbnailerForFile('tankobun-thumbs-')
 let page: Uint8Array
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tankobun-thumbs-'))
-  thumbnailer = createThumbnailer()
   page = await makeJpeg(1400, 2000, 7)
 })
-
-afterAll(async () => {
-  await thumbnailer.close()
-  await rm(dir, { recursive: true, force: true })
-})
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  )
-  if (!(err instanceof AppError)) throw new Error(`expected an AppError, got ${err}`)
-  return err
-}
 
 describe('thumbnail', () => {
   it.each(['webp', 'jpeg'] as const)('makes a 500 px tall %s in a new folder', async (format) => {
