@@ -192,6 +192,7 @@ describe('a database from migration 0000 opened by today', () => {
     expect(findJob(db, 5)).toEqual({
       id: 5,
       name: 'regen_thumbs',
+      kind: null,
       state: 'finished',
       progress: 1,
       args: '{"force":true}',
