@@ -23,6 +23,8 @@ beforeAll(async () => {
     },
   })
   await app.idle()
+  // The covers' jobs write the archives (thumbhash): done before a test reads the index version.
+  await app.jobsDone()
   cookie = await app.login()
   const list = await json(await app.req('/api/archives', { cookie }))
   ids = Object.fromEntries((list as Wire[]).map((a) => [a.title, a.arcid]))
