@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
+import { INFO_KEYS } from '../helpers/wire-keys.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { seedArchive, seedTankoubon } from '../helpers/seed.ts'
 
@@ -337,26 +338,7 @@ describe('server info', () => {
     const res = await app.req('/api/info')
     expect(res.status).toBe(200)
     const info = await json(res)
-    for (const key of [
-      'archives_per_page',
-      'authenticated_progress',
-      'cache_last_cleared',
-      'debug_mode',
-      'excluded_namespaces',
-      'has_password',
-      'motd',
-      'name',
-      'nofun_mode',
-      'restart_required',
-      'server_resizes_images',
-      'server_tracks_progress',
-      'total_archives',
-      'total_pages_read',
-      'version',
-      'version_desc',
-      'version_name',
-    ])
-      expect(info).toHaveProperty(key)
+    for (const key of INFO_KEYS) expect(info).toHaveProperty(key)
     const [major, minor] = String(info.version).split('.').map(Number)
     expect(major! > 0 || minor! >= 9).toBe(true)
     expect(info.version_name).toContain('Tankobun')

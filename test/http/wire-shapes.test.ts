@@ -2,6 +2,7 @@
 // in src/http/models: GET /api/info, GET /api/health, GET /api/database/import-snapshots.
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
+import { INFO_KEYS } from '../helpers/wire-keys.ts'
 
 let app: TestServer
 let cookie: string
@@ -20,25 +21,7 @@ describe('wire shapes', () => {
   it('GET /api/info answers LANraragi keys in order', async () => {
     const { status, body } = await app.json('/api/info', { cookie })
     expect(status).toBe(200)
-    expect(Object.keys(body)).toEqual([
-      'archives_per_page',
-      'authenticated_progress',
-      'cache_last_cleared',
-      'debug_mode',
-      'excluded_namespaces',
-      'has_password',
-      'motd',
-      'name',
-      'nofun_mode',
-      'restart_required',
-      'server_resizes_images',
-      'server_tracks_progress',
-      'total_archives',
-      'total_pages_read',
-      'version',
-      'version_desc',
-      'version_name',
-    ])
+    expect(Object.keys(body)).toEqual(INFO_KEYS)
     expect(body.restart_required).toBe(false)
   })
 

@@ -1,0 +1,20 @@
+// Wire keys more than one test pins: GET /api/info's fields, in the order LANraragi writes them.
+export const INFO_KEYS = [
+  'archives_per_page',
+  'authenticated_progress',
+  'cache_last_cleared',
+  'debug_mode',
+  'excluded_namespaces',
+  'has_password',
+  'motd',
+  'name',
+  'nofun_mode',
+  'restart_required',
+  'server_resizes_images',
+  'server_tracks_progress',
+  'total_archives',
+  'total_pages_read',
+  'version',
+  'version_desc',
+  'version_name',
+]
