@@ -39,7 +39,7 @@ export function routeFiles(areas = SERVER_AREAS): RouteFile[] {
   return areas.flatMap((area) => area.routes ?? [])
 }
 
-/** The policy table of the areas' route files (for the server's list: POLICY in index.ts). */
+/** The policy table: the union of the areas' route files' rows (one per server, built at start). */
 export function areaPolicy(areas = SERVER_AREAS): PolicyTable {
   return policyTable(areas.flatMap((area) => (area.routes ?? []).map((file) => file.policy)))
 }

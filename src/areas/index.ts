@@ -1,8 +1,7 @@
 // The area list: what the server is made of. boot.ts builds each area's state into Deps, registers
 // its job kinds, subscribers and recovery; app.ts mounts its route files; the policy table is the
 // union of their rows. A new area is one line here (docs/architecture.md, Areas).
-import type { AnyArea, AreaParts } from './area.ts'
-import { policyTable } from '../http/policy.ts'
+import type { AreaParts } from './area.ts'
 import { serverArea } from './server.ts'
 import { authArea } from './auth.ts'
 import { searchArea } from './search.ts'
@@ -57,8 +56,3 @@ type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) exten
 
 /** Every area's job kinds' arguments, by job name. */
 export type AreaJobArgs = UnionToIntersection<JobArgsOfArea<Areas>>
-
-/** The server's policy table: every area's route files' rows. */
-export const POLICY = policyTable(
-  (AREAS as readonly AnyArea[]).flatMap((area) => (area.routes ?? []).map((file) => file.policy)),
-)

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'bun:test'
 import { createApp } from '../../src/app.ts'
 import type { Access } from '../../src/http/policy.ts'
-import { POLICY as TABLE } from '../../src/areas/index.ts'
+import { areaPolicy } from '../../src/areas/assemble.ts'
 
-const POLICY = TABLE.rows
+const POLICY = areaPolicy().rows
 import { signAccessToken } from '../../src/domain/auth/access-token.ts'
 import { openSession, revokeSession } from '../../src/domain/auth/sessions.ts'
 import { createApiToken, deleteApiToken } from '../../src/domain/auth/tokens.ts'

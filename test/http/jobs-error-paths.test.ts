@@ -6,15 +6,10 @@ import { join } from 'node:path'
 import { setLogLevel, setLogSink } from '../../src/log.ts'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
+import { until } from '../helpers/until.ts'
 
 /** A '/'-rooted path of two or more segments, as a system error quotes it. */
 const ABSOLUTE_PATH = /(^|[\s'"(])\/[^\s'"/]+\/[^\s'"]+/
-
-async function until(check: () => boolean | Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + 15_000
-  while (!(await check()) && Date.now() < deadline) await Bun.sleep(25)
-  return check()
-}
 
 async function ended(app: TestServer, cookie: string, job: number): Promise<Wire> {
   let body: Wire = {}

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { findJob } from '../../src/db/repos/jobs.repo.ts'
 import { startTestServer, type TestServer, type Wire } from '../helpers/server.ts'
 import { makeCbz } from '../helpers/fixtures.ts'
+import { until } from '../helpers/until.ts'
 
 const refuseJobUpdates = (app: TestServer) =>
   app.deps.db.$client.exec(
@@ -14,12 +15,6 @@ const refuseJobUpdates = (app: TestServer) =>
   )
 const allowJobUpdates = (app: TestServer) =>
   app.deps.db.$client.exec('DROP TRIGGER refuse_job_updates')
-
-async function until(check: () => boolean | Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + 15_000
-  while (!(await check()) && Date.now() < deadline) await Bun.sleep(25)
-  return check()
-}
 
 async function quietQueue(app: TestServer): Promise<void> {
   await app.idle()

@@ -5,9 +5,9 @@ import { Elysia } from 'elysia'
 import { createApp } from '../../src/app.ts'
 import { requestContext } from '../../src/http/context.ts'
 import type { Access } from '../../src/http/policy.ts'
-import { POLICY as TABLE } from '../../src/areas/index.ts'
+import { areaPolicy } from '../../src/areas/assemble.ts'
 
-const POLICY = TABLE.rows
+const POLICY = areaPolicy().rows
 import { startTestServer } from '../helpers/server.ts'
 
 /**

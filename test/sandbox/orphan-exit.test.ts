@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { makeCbz } from '../helpers/fixtures.ts'
 import { spawnServer } from '../helpers/child-server.ts'
 import { pluginInfoSource, sandboxPids, sideload } from '../helpers/plugins.ts'
+import { until } from '../helpers/until.ts'
 
 const BUSY_PLUGIN =
   pluginInfoSource({ name: 'Busy', type: 'metadata' }) +
@@ -33,11 +34,9 @@ const cpuTicks = (pid: number) => {
   return Number(fields[11]) + Number(fields[12])
 }
 
-async function until(check: () => boolean, what: string, limitMs = 30_000): Promise<void> {
-  for (let waited = 0; !check(); waited += 50) {
-    if (waited > limitMs) throw new Error(`still waiting: ${what}`)
-    await Bun.sleep(50)
-  }
+/** Waits for `check`; says what it waited for when it never held. */
+async function waitFor(check: () => boolean, what: string): Promise<void> {
+  if (!(await until(check, 30_000, 50))) throw new Error(`still waiting: ${what}`)
 }
 
 describe('a sandbox whose server is killed mid-run', () => {
@@ -69,7 +68,7 @@ describe('a sandbox whose server is killed mid-run', () => {
       )
       expect(queued.status).toBe(200)
       // The run is hot once its sandbox has spent half a second of CPU in the loop.
-      await until(() => {
+      await waitFor(() => {
         sandbox = sandboxPids(child.proc.pid).find((pid) => cpuTicks(pid) > 50)
         return sandbox !== undefined
       }, 'the plugin running in its sandbox')
@@ -78,7 +77,10 @@ describe('a sandbox whose server is killed mid-run', () => {
       await child.proc.exited
     }
     try {
-      await until(() => !alive(sandbox!), `sandbox ${sandbox} to exit after its server was killed`)
+      await waitFor(
+        () => !alive(sandbox!),
+        `sandbox ${sandbox} to exit after its server was killed`,
+      )
     } finally {
       if (alive(sandbox!)) process.kill(sandbox!, 'SIGKILL')
       rmSync(root, { recursive: true, force: true })
